@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// tiltscroll: turn the tilt of a convertible laptop or tablet into smooth scrolling.
+import PackageDescription
+
+let package = Package(
+    name: "tiltscroll",
+    products: [
+        .executable(name: "tiltscrolld", targets: ["tiltscrolld"])
+    ],
+    targets: [
+        // Pure Swift: everything about how scrolling feels. No I/O, no clock.
+        .target(name: "ScrollPhysics"),
+
+        // Thin C shim over libudev: discovery, properties, the udev monitor.
+        .target(
+            name: "CIIO",
+            linkerSettings: [.linkedLibrary("udev")]
+        ),
+
+        // libevdev as Debian ships it (headers live under libevdev-1.0/).
+        .systemLibrary(
+            name: "CLibevdev",
+            path: "Sources/CLibevdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+
+        // Thin C shim over libevdev: the uinput scroll device, one write per frame,
+        // and reading input devices such as the tablet-mode switch.
+        .target(
+            name: "CEvdev",
+            dependencies: ["CLibevdev"]
+        ),
+
+        // sd_notify from libsystemd.
+        .systemLibrary(
+            name: "CSystemd",
+            path: "Sources/CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+
+        .executableTarget(
+            name: "tiltscrolld",
+            dependencies: ["ScrollPhysics", "CIIO", "CEvdev", "CSystemd"]
+        ),
+
+        .testTarget(name: "ScrollPhysicsTests", dependencies: ["ScrollPhysics"]),
+        .testTarget(name: "tiltscrolldTests", dependencies: ["tiltscrolld", "ScrollPhysics"]),
+    ]
+)

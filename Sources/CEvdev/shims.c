@@ -1,0 +1,2 @@
+#include "CEvdev.h"
+#include <libevdev/libevdev.h>

@@ -1,0 +1,11 @@
+// CIIO: the thin C layer between tiltscrolld and the kernel's IIO devices.
+//
+// Only what Swift cannot import or should not do by hand lives here: libudev
+// enumeration, properties and monitoring behind a small API. No policy.
+#ifndef CIIO_H
+#define CIIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#endif
