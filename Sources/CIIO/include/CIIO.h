@@ -8,4 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// signalfd(2) and its siginfo record: Glibc's Swift module does not export
+// <sys/signalfd.h>, and the event loop takes signals through a signalfd.
+#include <sys/signalfd.h>
+
 #endif

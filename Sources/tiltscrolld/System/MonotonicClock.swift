@@ -1,11 +1,18 @@
 import Glibc
 
-/// Seconds on `CLOCK_MONOTONIC`: the one clock the daemon measures time with.
+/// Seconds on `CLOCK_BOOTTIME`: the one clock the daemon measures time with.
 /// The physics receives these numbers; it never reads a clock itself.
+///
+/// Boot time is monotonic like `CLOCK_MONOTONIC` but keeps counting while the
+/// machine is suspended, so after a resume the last sample looks as old as it
+/// really is and the physics discards it as stale instead of scrolling on it.
 enum MonotonicClock {
+    /// The clock id, for converting kernel timestamps to it.
+    static let id = CLOCK_BOOTTIME
+
     static func now() -> Double {
         var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
+        clock_gettime(id, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }

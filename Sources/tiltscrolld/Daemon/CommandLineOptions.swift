@@ -1,0 +1,164 @@
+/// What the command line asks tiltscrolld to do.
+struct CommandLineOptions: Equatable {
+    /// The one action of this invocation.
+    enum Action: Equatable {
+        /// Run the daemon (the default).
+        case run
+        case help
+        case version
+        case checkConfig
+        case listDevices
+        case demo
+        case replay(path: String)
+        case monitor
+        case calibrate
+        case toggle
+    }
+
+    var action: Action = .run
+    /// `--config PATH`; nil means the default path, where a missing file means defaults.
+    var configPath: String? = nil
+    /// `--dry-run`: print each frame instead of emitting it; needs no uinput.
+    var dryRun = false
+    /// `--verbose`: debug messages too.
+    var verbose = false
+
+    /// The configuration file to read and whether it must exist.
+    var configSource: (path: String, required: Bool) {
+        if let configPath { return (configPath, true) }
+        return (Configuration.defaultPath, false)
+    }
+}
+
+/// A command line that cannot be understood; the message says why.
+struct UsageError: Error, Equatable, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+extension CommandLineOptions {
+    /// Parses the arguments after the program name. Accepts `--opt VALUE` and
+    /// `--opt=VALUE`; at most one action.
+    static func parse(_ arguments: [String]) -> Result<CommandLineOptions, UsageError> {
+        var options = CommandLineOptions()
+        var actionFlag: String? = nil
+        var index = 0
+
+        func setAction(_ action: Action, _ flag: String) -> UsageError? {
+            if let previous = actionFlag, previous != flag {
+                return UsageError(message: "\(previous) and \(flag) cannot be used together")
+            }
+            actionFlag = flag
+            options.action = action
+            return nil
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            var flag = Substring(argument)
+            var inlineValue: String? = nil
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = argument[..<equals]
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+
+            func value() -> Result<String, UsageError> {
+                if let inlineValue {
+                    return inlineValue.isEmpty
+                        ? .failure(UsageError(message: "\(flag) needs a value")) : .success(inlineValue)
+                }
+                guard index < arguments.count, !arguments[index].hasPrefix("--") else {
+                    return .failure(UsageError(message: "\(flag) needs a value"))
+                }
+                index += 1
+                return .success(arguments[index - 1])
+            }
+
+            func noValue() -> UsageError? {
+                inlineValue == nil ? nil : UsageError(message: "\(flag) takes no value")
+            }
+
+            var problem: UsageError? = nil
+            switch flag {
+            case "-h", "--help": problem = noValue() ?? setAction(.help, String(flag))
+            case "--version": problem = noValue() ?? setAction(.version, String(flag))
+            case "--check-config": problem = noValue() ?? setAction(.checkConfig, String(flag))
+            case "--list-devices": problem = noValue() ?? setAction(.listDevices, String(flag))
+            case "--demo": problem = noValue() ?? setAction(.demo, String(flag))
+            case "--monitor": problem = noValue() ?? setAction(.monitor, String(flag))
+            case "--calibrate": problem = noValue() ?? setAction(.calibrate, String(flag))
+            case "--toggle": problem = noValue() ?? setAction(.toggle, String(flag))
+            case "--dry-run":
+                problem =
+                    noValue()
+                    ?? {
+                        options.dryRun = true
+                        return nil
+                    }()
+            case "-v", "--verbose":
+                problem =
+                    noValue()
+                    ?? {
+                        options.verbose = true
+                        return nil
+                    }()
+            case "--config":
+                switch value() {
+                case .success(let path): options.configPath = path
+                case .failure(let error): problem = error
+                }
+            case "--replay":
+                switch value() {
+                case .success(let path): problem = setAction(.replay(path: path), "--replay")
+                case .failure(let error): problem = error
+                }
+            default:
+                let suggestion = CommandLineOptions.nearestFlag(to: String(flag)).map { " (did you mean \($0)?)" } ?? ""
+                problem = UsageError(message: "unknown option '\(argument)'\(suggestion)")
+            }
+            if let problem { return .failure(problem) }
+        }
+
+        if options.dryRun, options.action != .run {
+            return .failure(UsageError(message: "--dry-run applies only to running the daemon"))
+        }
+        return .success(options)
+    }
+
+    static let flags = [
+        "--help", "--version", "--config", "--check-config", "--list-devices", "--dry-run", "--demo", "--replay",
+        "--monitor", "--calibrate", "--toggle", "--verbose",
+    ]
+
+    /// The known flag closest to a mistyped one, when it is close enough to be a typo.
+    static func nearestFlag(to flag: String) -> String? {
+        var best: (flag: String, distance: Int)? = nil
+        for candidate in flags {
+            let distance = EditDistance.between(flag, candidate)
+            if distance <= 3, distance < best?.distance ?? Int.max { best = (candidate, distance) }
+        }
+        return best?.flag
+    }
+
+    static let usage = """
+        Usage: tiltscrolld [OPTION]...
+        Turn the tilt of a convertible laptop or tablet into smooth scrolling.
+
+          --config PATH     read PATH instead of /etc/tiltscroll.conf
+          --check-config    validate the configuration, print the effective one, exit
+          --list-devices    list the accelerometers found, with location, scale and mount matrix
+          --dry-run         run, but print each scroll frame instead of emitting it
+          --demo            run the physics on a bundled recorded trace and print the frames
+          --replay FILE     run a recorded trace through the configured physics
+          --monitor         show the live sensor, tilt and speed, refreshed in place
+          --calibrate       make the current pose neutral in the running daemon (SIGUSR1)
+          --toggle          switch scrolling on or off in the running daemon (SIGUSR2)
+          -v, --verbose     print debug messages
+          -h, --help        show this help
+              --version     show the version
+
+        Signals: SIGUSR1 recalibrates, SIGUSR2 toggles (When=manual), SIGHUP reloads
+        the configuration, SIGTERM and SIGINT stop. See tiltscrolld(8), tiltscroll.conf(5).
+        """
+}

@@ -1,0 +1,46 @@
+import Glibc
+
+/// One `poll(2)` call over the descriptors the loop watches this round.
+///
+/// The array of `pollfd` is kept between rounds (its capacity reserved once),
+/// so waiting costs no allocation in the steady state.
+struct Poller {
+    private var entries: [pollfd] = []
+
+    init() { entries.reserveCapacity(16) }
+
+    /// Forgets last round's descriptors.
+    mutating func reset() { entries.removeAll(keepingCapacity: true) }
+
+    /// Watches `descriptor` for input; returns its slot for `isReadable`.
+    @discardableResult
+    mutating func watch(_ descriptor: FileDescriptor) -> Int {
+        entries.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0))
+        return entries.count - 1
+    }
+
+    /// Waits until a descriptor is ready or `deadline` (seconds on the daemon's
+    /// clock) passes; nil waits without a timeout. EINTR counts as a wake-up.
+    mutating func wait(until deadline: Double?, now: Double) -> Result<Void, SystemError> {
+        let timeout: Int32
+        if let deadline {
+            // Round up so the loop never wakes a fraction of a millisecond
+            // early and spins until the deadline.
+            let milliseconds = ((deadline - now) * 1000).rounded(.up)
+            timeout = Int32(max(0, min(milliseconds, Double(Int32.max))))
+        } else {
+            timeout = -1
+        }
+        let result = entries.withUnsafeMutableBufferPointer { buffer in
+            Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
+        }
+        if result < 0 && errno != EINTR { return .failure(.current("poll")) }
+        return .success(())
+    }
+
+    /// Whether the descriptor in `slot` has input (or an error or hang-up,
+    /// which its reader must see to notice).
+    func isReadable(_ slot: Int) -> Bool {
+        entries[slot].revents & Int16(POLLIN | POLLERR | POLLHUP | POLLNVAL) != 0
+    }
+}
