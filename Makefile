@@ -21,3 +21,11 @@ release:
 
 deps:
 	tools/install-deps
+
+# The README's run command: the daemon where an accelerometer exists, the demo elsewhere.
+run: release
+	tools/run-daemon $(BIN)
+
+# The README's test command (and .ci/run): every suite, one summary.
+check:
+	tools/run-tests
