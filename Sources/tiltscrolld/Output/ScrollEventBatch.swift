@@ -28,7 +28,8 @@ struct ScrollEventBatch {
 
     /// Adds one record with a zero timestamp: uinput stamps events itself.
     mutating func append(type: Int32, code: Int32, value: Int32) {
-        precondition(count < ScrollEventBatch.capacity, "a scroll frame has at most \(ScrollEventBatch.capacity) events")
+        precondition(
+            count < ScrollEventBatch.capacity, "a scroll frame has at most \(ScrollEventBatch.capacity) events")
         records[count] = cevdev_input_event(
             seconds: 0, microseconds: 0, type: UInt16(type), code: UInt16(code), value: value)
         count += 1
@@ -55,11 +56,13 @@ extension ScrollEventBatch {
     /// horizontal part is ignored.
     init(encoding frame: ScrollFrame, horizontal: Bool) {
         self.init()
-        appendAxis(hiResCode: REL_WHEEL_HI_RES, detentCode: REL_WHEEL,
-                   hiRes: frame.verticalHiRes, detents: frame.verticalDetents)
+        appendAxis(
+            hiResCode: REL_WHEEL_HI_RES, detentCode: REL_WHEEL,
+            hiRes: frame.verticalHiRes, detents: frame.verticalDetents)
         if horizontal {
-            appendAxis(hiResCode: REL_HWHEEL_HI_RES, detentCode: REL_HWHEEL,
-                       hiRes: frame.horizontalHiRes, detents: frame.horizontalDetents)
+            appendAxis(
+                hiResCode: REL_HWHEEL_HI_RES, detentCode: REL_HWHEEL,
+                hiRes: frame.horizontalHiRes, detents: frame.horizontalDetents)
         }
         if !isEmpty {
             append(type: EV_SYN, code: SYN_REPORT, value: 0)
