@@ -106,14 +106,15 @@ struct TabletSwitchOnTheKernel {
         #expect(!found.isTabletMode)
     }
 
-    /// Flooding the reader's buffer makes the kernel send SYN_DROPPED; the
-    /// state after the resync is the device's real one.
+    /// Flooding the reader's buffer makes the kernel throw away everything
+    /// queued, the tablet-mode change included, and send SYN_DROPPED: only
+    /// the resync can tell that the machine is now a tablet.
     @Test func resyncsAfterDroppedEvents() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE, SW_DOCK])
         let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node).get())
         defer { found.close() }
-        for i in 0..<2000 { fake.set(SW_DOCK, Int32(i % 2)) }
         fake.set(SW_TABLET_MODE, 1)
+        for i in 0..<2000 { fake.set(SW_DOCK, Int32(1 - i % 2)) }
         #expect(try found.drain().get() == true)
         #expect(found.isTabletMode)
     }
