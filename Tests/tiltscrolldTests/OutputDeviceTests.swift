@@ -31,9 +31,13 @@ func sysfsText(_ path: String) -> String? {
         #expect(missing.description.contains("modprobe uinput"))
         let denied = ScrollDevice.creationError(code: EACCES)
         #expect(denied == .permissionDenied(path: "/dev/uinput", access: OutputError.uinputAccess))
-        #expect(denied.description.hasPrefix("permission denied opening /dev/uinput: tiltscrolld needs read and write access"))
+        #expect(
+            denied.description.hasPrefix(
+                "permission denied opening /dev/uinput: tiltscrolld needs read and write access"))
         #expect(ScrollDevice.creationError(code: EPERM) == denied)
-        #expect(ScrollDevice.creationError(code: EINVAL) == .system(SystemError(code: EINVAL, operation: "create uinput device on /dev/uinput")))
+        #expect(
+            ScrollDevice.creationError(code: EINVAL)
+                == .system(SystemError(code: EINVAL, operation: "create uinput device on /dev/uinput")))
     }
 
     @Test(.enabled(if: access("/dev/uinput", F_OK) != 0, "this machine has /dev/uinput"))

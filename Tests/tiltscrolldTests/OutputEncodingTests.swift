@@ -60,8 +60,10 @@ func records(_ batch: ScrollEventBatch) -> [[Int32]] {
     }
 
     @Test func extremeValuesPassUnchanged() {
-        let batch = ScrollEventBatch(encoding: ScrollFrame(verticalHiRes: .min, verticalDetents: .max), horizontal: false)
-        #expect(records(batch) == [[EV_REL, REL_WHEEL_HI_RES, .min], [EV_REL, REL_WHEEL, .max], [EV_SYN, SYN_REPORT, 0]])
+        let batch = ScrollEventBatch(
+            encoding: ScrollFrame(verticalHiRes: .min, verticalDetents: .max), horizontal: false)
+        #expect(
+            records(batch) == [[EV_REL, REL_WHEEL_HI_RES, .min], [EV_REL, REL_WHEEL, .max], [EV_SYN, SYN_REPORT, 0]])
     }
 
     /// The bytes handed to write(2) are struct input_event records as the

@@ -36,7 +36,8 @@ import Testing
     @Test func permissionProblemsSayWhatIsNeeded() {
         let error = TabletModeSwitch.openError(SystemError(code: EACCES, operation: "open"), path: "/dev/input/event4")
         #expect(error == .permissionDenied(path: "/dev/input/event4", access: OutputError.eventDeviceAccess))
-        #expect(error.description.hasPrefix("permission denied opening /dev/input/event4: tiltscrolld needs read access"))
+        #expect(
+            error.description.hasPrefix("permission denied opening /dev/input/event4: tiltscrolld needs read access"))
     }
 }
 
