@@ -5,6 +5,8 @@ enum NearestName {
     /// a plausible typo. Case is ignored when measuring (so `speed` finds
     /// `Speed`); ties go to the earliest candidate.
     static func nearest(to name: String, among candidates: [String]) -> String? {
+        // No valid name is long; measuring a pasted paragraph would only cost time.
+        guard name.utf8.count <= 64 else { return nil }
         let typed = Array(name.lowercased())
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
