@@ -1,0 +1,99 @@
+import ScrollPhysics
+
+/// Every key of `tiltscroll.conf`, section by section, in the order the
+/// effective configuration is written. Each maps onto one field of
+/// `Configuration`; the defaults are those of the value types.
+extension ConfigKey {
+    static let all: [ConfigKey] = device + scroll + activation
+
+    static func named(_ name: String, in section: ConfigSection) -> ConfigKey? {
+        all.first { $0.section == section && $0.name == name }
+    }
+
+    static func keys(in section: ConfigSection) -> [ConfigKey] { all.filter { $0.section == section } }
+
+    private static let device: [ConfigKey] = [
+        ConfigKey(
+            section: .device, name: "Name",
+            help: "the accelerometer to use: its IIO name (the 'name' attribute) or its sysfs path",
+            values: "a name or a path; empty picks the display sensor",
+            assign: { configuration, text in configuration.device.name = text.isEmpty ? nil : text },
+            render: { $0.device.name ?? "" }),
+        ConfigKey(
+            section: .device, name: "MountMatrix",
+            help: "overrides the sensor's mount matrix from udev (hwdb) or sysfs",
+            values: "three rows in the hwdb form, like 0, -1, 0; -1, 0, 0; 0, 0, 1; empty keeps the sensor's own",
+            assign: { (configuration, text) throws(InvalidValue) in
+                if text.isEmpty {
+                    configuration.device.mountMatrix = nil
+                    return
+                }
+                do throws(MountMatrixError) {
+                    configuration.device.mountMatrix = try MountMatrix(parsing: text)
+                } catch {
+                    throw InvalidValue(
+                        message: "MountMatrix is not valid: \(error.problem) in '\(ConfigFileSyntax.shown(text))'; "
+                            + "expected three rows of three numbers like '0, -1, 0; -1, 0, 0; 0, 0, 1'")
+                }
+            },
+            render: { $0.device.mountMatrix?.description ?? "" }),
+        .number(
+            .device, "SampleRate", \.device.sampleRate, range: .from(1, through: 1000),
+            help: "samples per second wanted from the sensor, Hz"),
+        .choice(
+            .device, "Mode", \.device.mode, words: words(of: CaptureModeSetting.self),
+            help: "how samples are read: auto buffers when it can and polls otherwise"),
+    ]
+
+    private static let scroll: [ConfigKey] = [
+        .number(
+            .scroll, "Speed", \.scroll.speed, range: .above(0, through: 1000),
+            help: "scroll speed at full tilt, detents per second"),
+        .number(
+            .scroll, "DeadZone", \.scroll.deadZoneDegrees, range: .from(0, below: 90),
+            help: "tilt around the neutral pose that never scrolls, degrees; must be below MaxTilt"),
+        .number(
+            .scroll, "MaxTilt", \.scroll.maxTiltDegrees, range: .above(0, through: 90),
+            help: "tilt from neutral at which the speed reaches Speed, degrees"),
+        .number(
+            .scroll, "Curve", \.scroll.curve, range: .from(0.2, through: 5),
+            help: "exponent of the response between DeadZone and MaxTilt; 1 is linear, higher is gentler near neutral"),
+        .boolean(.scroll, "Invert", \.scroll.invert, help: "reverse the vertical scroll direction"),
+        .boolean(.scroll, "Horizontal", \.scroll.horizontal, help: "also scroll sideways from sideways tilt"),
+        .number(
+            .scroll, "HorizontalDeadZone", \.scroll.horizontalDeadZoneDegrees, range: .from(0, below: 90),
+            help: "dead zone of the sideways tilt, degrees; must be below MaxTilt"),
+        .choice(
+            .scroll, "Orientation", \.scroll.orientation,
+            words: [("auto", OrientationSetting.auto)]
+                + ScreenOrientation.allCases.map { ($0.rawValue, OrientationSetting.fixed($0)) },
+            help: "which screen edge is up: follow the rotation (auto), or pin one"),
+        .number(
+            .scroll, "SmoothingCutoff", \.scroll.smoothingMinCutoff, range: .above(0, through: 100),
+            help:
+                "smoothing filter cutoff at rest, Hz; lower is smoother but lags more; must be below half of SampleRate"
+        ),
+        .number(
+            .scroll, "SmoothingBeta", \.scroll.smoothingBeta, range: .from(0, through: 10),
+            help: "how fast the smoothing lets go when tilting quickly; higher lags less"),
+        .number(
+            .scroll, "Inertia", \.scroll.inertiaMilliseconds, range: .from(0, through: 10000),
+            help: "milliseconds scrolling takes to coast to a stop after returning to neutral; 0 is off"),
+        .number(
+            .scroll, "Acceleration", \.scroll.maxAcceleration, range: .above(0, through: 10000),
+            help: "largest change of speed, detents per second squared, so scrolling starts and stops smoothly"),
+        .number(
+            .scroll, "OutputRate", \.scroll.outputRate, range: .from(10, through: 500),
+            help: "scroll events per second while scrolling, Hz"),
+        .number(
+            .scroll, "GravityTolerance", \.scroll.gravityTolerance, range: .from(0.05, through: 1),
+            help: "samples whose magnitude differs from 1 g by more than this fraction are ignored"),
+    ]
+
+    private static let activation: [ConfigKey] = [
+        .choice(
+            .activation, "When", \.activation.when, words: words(of: ActivationMode.self),
+            help: "when tilt scrolling is on: auto follows a tablet-mode switch where one exists, "
+                + "else always; manual toggles with tiltscrolld --toggle")
+    ]
+}

@@ -1,0 +1,101 @@
+import CEvdev
+import Glibc
+import ScrollPhysics
+
+/// The virtual wheel tiltscroll scrolls with: a uinput device that exists only
+/// while tilt scrolling is active (a permanent virtual pointer keeps GNOME out
+/// of touch mode) and disappears on `destroy()`.
+///
+/// Each frame reaches the kernel in one `write(2)` of all its records, so a
+/// reader never sees half a frame and the hot path makes one system call.
+final class ScrollDevice {
+    /// The name compositors and `libinput list-devices` show.
+    static let name = "tiltscroll"
+    /// `BUS_VIRTUAL`: this is no physical bus device, and libinput treats it
+    /// as virtual (it passes small hi-res deltas through).
+    static let busType = UInt16(BUS_VIRTUAL)
+    /// No vendor id is registered for tiltscroll; the ids are the ASCII bytes
+    /// of "ti" and "lt". They only have to be stable, so that udev rules and
+    /// hwdb entries can match the device and the tablet-mode switch scan can
+    /// recognise (and skip) it.
+    static let vendorID: UInt16 = 0x7469
+    static let productID: UInt16 = 0x6C74
+    /// Bumped if the device's capabilities ever change meaning.
+    static let version: UInt16 = 1
+
+    /// Whether the device has the horizontal wheel codes.
+    let horizontal: Bool
+    let deviceNode: String?
+    let sysfsPath: String?
+
+    private var handle: OpaquePointer?
+    private let descriptor: FileDescriptor
+
+    private init(handle: OpaquePointer, horizontal: Bool) {
+        self.handle = handle
+        self.horizontal = horizontal
+        self.descriptor = FileDescriptor(rawValue: cevdev_scroll_device_fd(handle))
+        self.deviceNode = cevdev_scroll_device_node(handle).map { String(cString: $0) }
+        self.sysfsPath = cevdev_scroll_device_syspath(handle).map { String(cString: $0) }
+    }
+
+    deinit { destroy() }
+
+    /// Creates the uinput device with the vertical wheel, and the horizontal
+    /// one when `horizontal` is true.
+    ///
+    /// Fails with `.uinputMissing` when `/dev/uinput` does not exist,
+    /// `.permissionDenied` when it may not be opened for writing, or
+    /// `.system` with the errno libevdev or the kernel returned.
+    static func create(horizontal: Bool) -> Result<ScrollDevice, OutputError> {
+        var handle: OpaquePointer?
+        let rc = cevdev_scroll_device_create(
+            name, busType, vendorID, productID, version, horizontal, &handle)
+        if rc < 0 { return .failure(creationError(code: -rc)) }
+        guard let handle else {
+            return .failure(.system(SystemError(code: EIO, operation: "create uinput device")))
+        }
+        return .success(ScrollDevice(handle: handle, horizontal: horizontal))
+    }
+
+    /// Maps the errno of a failed creation to what the user should do.
+    static func creationError(code: Int32) -> OutputError {
+        switch code {
+        case ENOENT:
+            return .uinputMissing
+        case ENODEV where !uinputDriverLoaded(), ENXIO where !uinputDriverLoaded():
+            // A static /dev/uinput node without the module behind it.
+            return .uinputMissing
+        case EACCES, EPERM:
+            return .permissionDenied(path: "/dev/uinput", access: OutputError.uinputAccess)
+        default:
+            return .system(SystemError(code: code, operation: "create uinput device on /dev/uinput"))
+        }
+    }
+
+    /// The uinput misc device registers this directory when its module is loaded.
+    private static func uinputDriverLoaded() -> Bool { access("/sys/class/misc/uinput", F_OK) == 0 }
+
+    /// Writes one frame: its records and `SYN_REPORT` in a single `write(2)`.
+    /// An empty frame writes nothing. Does not allocate.
+    ///
+    /// Fails with `.deviceGone` after `destroy()`, or `.system` when the
+    /// write fails.
+    func emit(_ frame: ScrollFrame) -> Result<Void, OutputError> {
+        guard handle != nil else { return .failure(.deviceGone(path: deviceNode ?? "/dev/uinput")) }
+        let batch = ScrollEventBatch(encoding: frame, horizontal: horizontal)
+        if batch.isEmpty { return .success(()) }
+        return batch.withUnsafeBytes { bytes in
+            descriptor.writeAll(bytes).mapError { OutputError.system($0) }
+        }
+    }
+
+    /// Removes the device from the system. Safe to call more than once.
+    func destroy() {
+        guard let handle else { return }
+        cevdev_scroll_device_destroy(handle)
+        self.handle = nil
+    }
+
+    var isDestroyed: Bool { handle == nil }
+}

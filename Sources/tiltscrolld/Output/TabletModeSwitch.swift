@@ -1,0 +1,146 @@
+import CEvdev
+import Glibc
+
+/// An input device that reports `SW_TABLET_MODE` (intel-vbtn, intel-hid,
+/// thinkpad_acpi, HP WMI and others): whether a convertible is folded into
+/// a tablet.
+///
+/// Switches are recognised by capability, never by name, because every
+/// platform driver names its device differently. The descriptor is
+/// non-blocking: the event loop polls it and calls `drain()` when it is
+/// readable. What to do with the state is the activation policy's business.
+final class TabletModeSwitch {
+    /// Where event device nodes live.
+    static let inputDirectory = "/dev/input"
+
+    let descriptor: FileDescriptor
+    let deviceNode: String
+    /// The kernel's name of the device, for logs.
+    let name: String
+    /// The switch state as of the last `drain()` (or opening).
+    private(set) var isTabletMode: Bool
+
+    private var handle: OpaquePointer?
+
+    private init(descriptor: FileDescriptor, deviceNode: String, handle: OpaquePointer) {
+        self.descriptor = descriptor
+        self.deviceNode = deviceNode
+        self.handle = handle
+        self.name = String(cString: cevdev_input_device_name(handle))
+        self.isTabletMode = cevdev_input_device_switch_state(handle, UInt32(SW_TABLET_MODE)) != 0
+    }
+
+    deinit { close() }
+
+    /// Opens every `event*` node in `directory` and keeps those that are
+    /// tablet-mode switches, in node-number order. Nodes that cannot be read
+    /// are skipped; a permission problem is logged once per scan, since it
+    /// hides switches from the activation policy.
+    static func scan(directory: String = inputDirectory) -> [TabletModeSwitch] {
+        let names: [String]
+        switch DirectoryEntries.names(in: directory) {
+        case .success(let found): names = found
+        case .failure(let error):
+            // No /dev/input at all (a container, a minimal VM): there is no switch.
+            Log.debug("no tablet-mode switch scan: \(error)")
+            return []
+        }
+        var switches: [TabletModeSwitch] = []
+        var unreadable: [String] = []
+        for node in eventNodeNames(names).map({ "\(directory)/\($0)" }) {
+            switch open(deviceNode: node) {
+            case .success(let found?): switches.append(found)
+            case .success(nil): continue
+            case .failure(.permissionDenied): unreadable.append(node)
+            case .failure(let error): Log.debug("skipping \(node): \(error)")
+            }
+        }
+        if !unreadable.isEmpty {
+            Log.warning(
+                "cannot read \(unreadable.joined(separator: ", ")): permission denied; "
+                    + "a tablet-mode switch among them would not be seen (needs "
+                    + OutputError.eventDeviceAccess + ")")
+        }
+        return switches
+    }
+
+    /// The `eventN` names among `names`, sorted by N.
+    static func eventNodeNames(_ names: [String]) -> [String] {
+        names.compactMap { name -> (Int, String)? in
+            guard name.hasPrefix("event"), let number = Int(name.dropFirst(5)), number >= 0 else { return nil }
+            return (number, name)
+        }
+        .sorted { $0.0 < $1.0 }
+        .map(\.1)
+    }
+
+    /// Opens `deviceNode` read-only and non-blocking and reads its current
+    /// switch state. Returns nil when the device has no `SW_TABLET_MODE`, and
+    /// for tiltscroll's own scroll device.
+    ///
+    /// Fails with `.deviceGone` when the node does not exist (it may have
+    /// been unplugged since it was announced), `.permissionDenied`,
+    /// `.notAnInputDevice`, or `.system`.
+    static func open(deviceNode: String) -> Result<TabletModeSwitch?, OutputError> {
+        let descriptor: FileDescriptor
+        switch FileDescriptor.open(deviceNode, [.readOnly, .nonBlocking]) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error): return .failure(openError(error, path: deviceNode))
+        }
+        var handle: OpaquePointer?
+        let rc = cevdev_input_device_attach(descriptor.rawValue, &handle)
+        guard rc == 0, let handle else {
+            descriptor.close()
+            let code = rc < 0 ? -rc : EIO
+            return .failure(openError(SystemError(code: code, operation: "read \(deviceNode)"), path: deviceNode))
+        }
+        guard cevdev_input_device_has_switch(handle, UInt32(SW_TABLET_MODE)), !isScrollDevice(handle) else {
+            cevdev_input_device_detach(handle)
+            descriptor.close()
+            return .success(nil)
+        }
+        return .success(TabletModeSwitch(descriptor: descriptor, deviceNode: deviceNode, handle: handle))
+    }
+
+    /// tiltscroll's own uinput device has no switches today; checking its ids
+    /// keeps it from ever being taken for one, whatever it grows later.
+    private static func isScrollDevice(_ handle: OpaquePointer) -> Bool {
+        cevdev_input_device_bustype(handle) == ScrollDevice.busType
+            && cevdev_input_device_vendor(handle) == ScrollDevice.vendorID
+            && cevdev_input_device_product(handle) == ScrollDevice.productID
+    }
+
+    static func openError(_ error: SystemError, path: String) -> OutputError {
+        switch error.code {
+        case ENOENT, ENODEV, ENXIO: return .deviceGone(path: path)
+        case EACCES, EPERM: return .permissionDenied(path: path, access: OutputError.eventDeviceAccess)
+        case ENOTTY, EINVAL: return .notAnInputDevice(path: path)
+        default: return .system(error)
+        }
+    }
+
+    /// Reads every pending event (resynchronising after `SYN_DROPPED`) and
+    /// updates `isTabletMode`. Returns whether the state changed. Call it when
+    /// `descriptor` polls readable; calling it with nothing pending is harmless.
+    ///
+    /// Fails with `.deviceGone` when the device was unplugged or `close()`d;
+    /// the caller should then `close()` it and stop polling its descriptor.
+    func drain() -> Result<Bool, OutputError> {
+        guard let handle else { return .failure(.deviceGone(path: deviceNode)) }
+        let rc = cevdev_input_device_drain(handle)
+        if rc < 0 {
+            return .failure(Self.openError(SystemError(code: -rc, operation: "read \(deviceNode)"), path: deviceNode))
+        }
+        let now = cevdev_input_device_switch_state(handle, UInt32(SW_TABLET_MODE)) != 0
+        defer { isTabletMode = now }
+        return .success(now != isTabletMode)
+    }
+
+    /// Lets the device go. Safe to call more than once.
+    func close() {
+        guard let handle else { return }
+        cevdev_input_device_detach(handle)
+        descriptor.close()
+        self.handle = nil
+    }
+}
