@@ -133,12 +133,7 @@ extension CommandLineOptions {
 
     /// The known flag closest to a mistyped one, when it is close enough to be a typo.
     static func nearestFlag(to flag: String) -> String? {
-        var best: (flag: String, distance: Int)? = nil
-        for candidate in flags {
-            let distance = EditDistance.between(flag, candidate)
-            if distance <= 3, distance < best?.distance ?? Int.max { best = (candidate, distance) }
-        }
-        return best?.flag
+        NearestName.nearest(to: flag, among: flags)
     }
 
     static let usage = """
