@@ -19,6 +19,7 @@ public struct HiResAccumulator: Equatable, Sendable {
     /// next frame. Far above any reachable value (1000 detents/s for a whole
     /// second is 120,000) and far from Int32 overflow.
     public static let maxUnitsPerFrame: Double = 16_777_216
+    static let roundingDust = 1e-9
 
     public init() {}
 
@@ -32,7 +33,10 @@ public struct HiResAccumulator: Equatable, Sendable {
     /// The whole hi-res units to emit now and the legacy detents they complete.
     @inline(__always)
     public mutating func take() -> (hiRes: Int32, detents: Int32) {
-        let whole = min(max(pending.rounded(.towardZero), -Self.maxUnitsPerFrame), Self.maxUnitsPerFrame)
+        // A nudge of 1e-9 units so rounding dust (0.3 + 0.3 + ... = 0.99999...)
+        // does not hold a whole unit back for a frame.
+        let nudged = pending + (pending < 0 ? -Self.roundingDust : Self.roundingDust)
+        let whole = min(max(nudged.rounded(.towardZero), -Self.maxUnitsPerFrame), Self.maxUnitsPerFrame)
         guard whole != 0 else { return (0, 0) }
         pending -= whole
         let hiRes = Int32(whole)
@@ -43,7 +47,7 @@ public struct HiResAccumulator: Equatable, Sendable {
     }
 
     /// Whether `take()` would emit something.
-    public var hasWholeUnit: Bool { pending >= 1 || pending <= -1 }
+    public var hasWholeUnit: Bool { abs(pending) + Self.roundingDust >= 1 }
 
     /// Drop everything (a new output device starts from zero).
     public mutating func reset() { self = HiResAccumulator() }
