@@ -267,17 +267,26 @@ public struct ScrollEngine: Sendable {
             horizontal.emergencyDeceleration = nil
         }
 
+        let firstDecision = !tracker.isDetermined
         _ = tracker.update(gravity: g, at: time, maximumGap: staleAfter)
         var freshStart = afterGap
         if tracker.orientation != frameOrientation {
-            reframe(at: time)
+            if firstDecision {
+                // Not a rotation: the engine just learned how the device is held.
+                frameOrientation = tracker.orientation
+                refreshNeutralAngles()
+            } else {
+                reframe(at: time)
+            }
             freshStart = true
-        } else if let own = neutralPose.orientation, own != frameOrientation {
+        }
+        if let own = neutralPose.orientation, own != frameOrientation {
             // A restored neutral from another orientation.
             neutralPose.reframe(to: frameOrientation, anchor: g, at: time)
             refreshNeutralAngles()
         } else if neutralPose.orientation == nil {
             neutralPose.adopt(frameOrientation)
+            refreshNeutralAngles()
         }
 
         rawAngles = PoseAngles(gravity: g, in: frameOrientation)
