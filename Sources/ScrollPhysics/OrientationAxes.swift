@@ -1,0 +1,99 @@
+/// Where the user's right, up and the screen's outward normal point, in
+/// display axes, for each edge that can be up.
+///
+/// Display axes (after the mount matrix): +x towards the right edge, +y towards
+/// the top edge, +z out of the screen towards the viewer; an accelerometer at
+/// rest reads the direction of gravity, so "upright" reads (0, -g, 0). Turning
+/// the device so its left edge is up makes the old left edge (-x) the user's
+/// up and the old top edge (+y) the user's right, and so on. right x up is
+/// always +z, so every frame is right-handed and a pitch measured in it means
+/// the same thing in every orientation.
+extension ScreenOrientation {
+    /// Components of `v` in the user's frame: (right, up, out of the screen).
+    @inline(__always)
+    func userComponents(of v: Vector3) -> Vector3 {
+        switch self {
+        case .normal: return Vector3(v.x, v.y, v.z)
+        case .leftUp: return Vector3(v.y, -v.x, v.z)
+        case .rightUp: return Vector3(-v.y, v.x, v.z)
+        case .bottomUp: return Vector3(-v.x, -v.y, v.z)
+        }
+    }
+
+    /// The display-axes vector whose user-frame components are `c`; the
+    /// inverse of `userComponents(of:)`.
+    func displayVector(fromUser c: Vector3) -> Vector3 {
+        switch self {
+        case .normal: return Vector3(c.x, c.y, c.z)
+        case .leftUp: return Vector3(-c.y, c.x, c.z)
+        case .rightUp: return Vector3(c.y, -c.x, c.z)
+        case .bottomUp: return Vector3(-c.x, -c.y, c.z)
+        }
+    }
+
+    /// How much of `gravity` points at this orientation's bottom edge: the
+    /// component along the in-plane "down" of the user's frame.
+    @inline(__always)
+    func downComponent(of gravity: Vector3) -> Double {
+        switch self {
+        case .normal: return -gravity.y
+        case .leftUp: return gravity.x
+        case .rightUp: return -gravity.x
+        case .bottomUp: return gravity.y
+        }
+    }
+
+    /// The orientation whose bottom edge `gravity` points at most, with that
+    /// component.
+    static func nearest(to gravity: Vector3) -> (orientation: ScreenOrientation, downComponent: Double) {
+        var best = ScreenOrientation.normal
+        var bestDown = -gravity.y
+        if gravity.x > bestDown { (best, bestDown) = (.leftUp, gravity.x) }
+        if -gravity.x > bestDown { (best, bestDown) = (.rightUp, -gravity.x) }
+        if gravity.y > bestDown { (best, bestDown) = (.bottomUp, gravity.y) }
+        return (best, bestDown)
+    }
+
+    /// `*_to_str` for logs.
+    public var name: String { rawValue }
+}
+
+/// A gravity direction as the two angles that matter for scrolling, in the
+/// user's frame of one orientation.
+///
+/// `pitch` is the rotation about the user's horizontal axis: 0 upright, +90
+/// lying face up, growing as the top edge tilts away from the user. `roll` is
+/// the rotation about the axis that runs up the screen: positive when the
+/// right edge is lower. They are longitude and latitude on a sphere whose
+/// poles are the user's left and right: pitch stays exact at any holding
+/// angle, flat included, and a sideways tilt leaves it unchanged.
+public struct PoseAngles: Equatable, Sendable {
+    /// Degrees, (-180, 180].
+    public var pitch: Double
+    /// Degrees, [-90, 90].
+    public var roll: Double
+
+    public init(pitch: Double, roll: Double) {
+        self.pitch = pitch
+        self.roll = roll
+    }
+
+    /// The angles of `gravity` (any non-zero length) seen in `orientation`.
+    @inline(__always)
+    init(gravity: Vector3, in orientation: ScreenOrientation) {
+        let c = orientation.userComponents(of: gravity)
+        let upAndOut = (c.y * c.y + c.z * c.z).squareRoot()
+        pitch = MathFunctions.atan2Degrees(-c.z, -c.y)
+        roll = MathFunctions.atan2Degrees(c.x, upAndOut)
+    }
+
+    /// The unit gravity direction with these angles, in display axes.
+    func gravityDirection(in orientation: ScreenOrientation) -> Vector3 {
+        let cosRoll = MathFunctions.cosine(degrees: roll)
+        let user = Vector3(
+            MathFunctions.sine(degrees: roll),
+            -cosRoll * MathFunctions.cosine(degrees: pitch),
+            -cosRoll * MathFunctions.sine(degrees: pitch))
+        return orientation.displayVector(fromUser: user)
+    }
+}

@@ -1,0 +1,459 @@
+/// Tilt in, wheel frames out: the whole scroll physics behind one value type.
+///
+///     sample -> time and 1 g checks -> orientation (edge up) -> pitch/roll in
+///     the user's frame -> 1-euro filter -> minus neutral -> gesture guard ->
+///     transfer curve (target speed) -> acceleration limit / inertia (speed)
+///     -> exact integral -> hi-res accumulator -> frame on the output clock
+///
+/// Pure: no I/O, no clock, no allocation after `init`. Time is passed in as
+/// seconds on one monotonic clock (CLOCK_MONOTONIC in the daemon).
+///
+/// How the daemon drives it:
+///
+///     engine.feed(sample, at: t)              // every sample, accepted or not
+///     if let next = engine.nextFrameTime { arm a timer for `next` } else { disarm it }
+///     // when the timer fires, at `now`:
+///     if let frame = engine.frame(at: now) { write it to uinput }
+///     re-arm for engine.nextFrameTime, or sleep with no timer when it is nil
+///
+/// Direction contract: tilting the top edge of the display away from the user
+/// (towards lying face up) scrolls towards the end of the document, which is
+/// negative `REL_WHEEL_HI_RES`; towards the user is positive; in every
+/// orientation, since the angle is measured about the horizontal axis of the
+/// edge that is up. Held still at neutral or inside the dead zone there are
+/// no frames and no timer at all.
+public struct ScrollEngine: Sendable {
+    /// The settings in force, as sanitized from the ones given.
+    public private(set) var settings: ScrollSettings
+
+    // Derived from the settings.
+    private var curve: TransferCurve
+    private var horizontalCurve: TransferCurve
+    private var limits: MotionLimits
+    private var framePeriod: Double
+    private var staleAfter: Double
+    private var gestureLimitDegrees: Double
+    private var gestureRearmDegrees: Double
+
+    // Pose.
+    private var tracker: OrientationTracker
+    /// The orientation whose user frame the filters and `neutralAngles` are in.
+    private var frameOrientation: ScreenOrientation
+    private var neutralPose = NeutralPose()
+    private var neutralAngles = PoseAngles(pitch: 0, roll: 0)
+    private var rawAngles = PoseAngles(pitch: 0, roll: 0)
+    private var pitchFilter: OneEuroFilter
+    private var rollFilter: OneEuroFilter
+    private var lastGravity: Vector3?
+    private var gestureArmed = true
+
+    // Motion and output.
+    private var vertical = AxisMotion()
+    private var horizontal = AxisMotion()
+    private var verticalOutput = HiResAccumulator()
+    private var horizontalOutput = HiResAccumulator()
+    private var verticalDistance = 0.0
+    private var horizontalDistance = 0.0
+
+    // Time.
+    /// Motion has been integrated up to here.
+    private var motionTime: Double?
+    /// The last sample with a usable time stamp, accepted or not.
+    private var lastSampleTime: Double?
+    private var lastAcceptedTime: Double?
+    private var isStale = true
+    private var scheduledFrame: Double?
+    private var verdict = SampleVerdict.none
+    private var lastMagnitudeG = 0.0
+
+    /// A stale stop takes at most this long, whatever the speed (the promise is 250 ms).
+    public static let staleStopSeconds = 0.2
+    /// Beyond this sideways tilt from the poles of the user's frame, forward tilt is undefined.
+    static let poleRollDegrees = 75.0
+
+    public init(settings: ScrollSettings) {
+        let s = settings.sanitized()
+        self.settings = s
+        curve = TransferCurve(deadZoneDegrees: 0, maxTiltDegrees: 1, exponent: 1, maxSpeed: 0)
+        horizontalCurve = curve
+        limits = MotionLimits(acceleration: 1)
+        framePeriod = 1
+        staleAfter = 1
+        gestureLimitDegrees = 0
+        gestureRearmDegrees = 0
+        tracker = OrientationTracker(setting: s.orientation)
+        frameOrientation = tracker.orientation
+        pitchFilter = OneEuroFilter(minCutoff: s.smoothingMinCutoff, beta: s.smoothingBeta)
+        rollFilter = pitchFilter
+        derive(from: s)
+    }
+
+    private mutating func derive(from s: ScrollSettings) {
+        curve = TransferCurve(
+            deadZoneDegrees: s.deadZoneDegrees, maxTiltDegrees: s.maxTiltDegrees, exponent: s.curve,
+            maxSpeed: s.speed)
+        horizontalCurve = TransferCurve(
+            deadZoneDegrees: s.horizontalDeadZoneDegrees, maxTiltDegrees: s.maxTiltDegrees, exponent: s.curve,
+            maxSpeed: s.speed)
+        limits = MotionLimits(settings: s)
+        framePeriod = 1 / s.outputRate
+        staleAfter = s.staleAfterSeconds
+        // A sideways tilt well past full speed is a rotation in progress, not a gesture.
+        gestureLimitDegrees = min(s.maxTiltDegrees + 10, Self.poleRollDegrees)
+        gestureRearmDegrees = max(s.deadZoneDegrees, s.horizontalDeadZoneDegrees)
+        pitchFilter.minCutoff = s.smoothingMinCutoff
+        pitchFilter.beta = s.smoothingBeta
+        rollFilter.minCutoff = s.smoothingMinCutoff
+        rollFilter.beta = s.smoothingBeta
+    }
+
+    // MARK: - The daemon's API
+
+    /// Apply a reloaded configuration; keeps the neutral pose and the current
+    /// motion (the speed follows the new target within the new limits, so
+    /// the output does not jump). Pinning a different orientation counts as a
+    /// rotation: the neutral pose is carried over and settles again.
+    public mutating func apply(_ newSettings: ScrollSettings) {
+        let s = newSettings.sanitized()
+        settings = s
+        derive(from: s)
+        if tracker.apply(s.orientation) { reframe(at: lastAcceptedTime ?? motionTime ?? 0) }
+        updateTargets()
+        scheduleIfNeeded()
+    }
+
+    /// One accelerometer sample in m/s^2, already scaled and rotated by the
+    /// mount matrix, taken at `time` seconds. Samples that are not finite,
+    /// not close enough to 1 g, or earlier than the previous one are ignored
+    /// (`readout.lastSample` says why). A jump back in time by more than the
+    /// stale limit is a new time base: motion stops and timing starts afresh,
+    /// keeping the neutral pose.
+    public mutating func feed(_ acceleration: Vector3, at time: Double) {
+        guard time.isFinite else {
+            verdict = .rejected(.timeNotFinite)
+            return
+        }
+        if let last = lastSampleTime, time < last {
+            guard last - time > staleAfter else {
+                verdict = .rejected(.timeWentBackwards(by: last - time))
+                return
+            }
+            halt()
+        }
+        lastSampleTime = time
+        advance(to: time)
+        let a = acceleration
+        guard a.x.isFinite, a.y.isFinite, a.z.isFinite else {
+            verdict = .rejected(.notFinite)
+            return
+        }
+        let magnitudeG = a.length / standardGravity
+        lastMagnitudeG = magnitudeG
+        guard abs(magnitudeG - 1) <= settings.gravityTolerance else {
+            verdict = .rejected(.notGravity(magnitudeG: magnitudeG))
+            return
+        }
+        verdict = .accepted
+        accept(a, at: time)
+        scheduleIfNeeded()
+    }
+
+    /// Make the current (smoothed) pose the neutral one (SIGUSR1,
+    /// activation). The tilt becomes zero, so the speed eases to zero within
+    /// the acceleration limit: no jump. With no fresh sample, the next
+    /// accepted one becomes neutral.
+    public mutating func recalibrate(at time: Double) {
+        if time.isFinite { advance(to: time) }
+        if !isStale, lastGravity != nil, pitchFilter.value != nil {
+            captureSmoothedNeutral()
+        } else {
+            neutralPose.awaitSample()
+        }
+        updateTargets()
+        scheduleIfNeeded()
+    }
+
+    /// The neutral gravity direction (unit vector, display axes) for
+    /// persisting; provisional while it settles after a rotation.
+    public var neutral: Vector3? { neutralPose.direction }
+
+    /// Restores a persisted neutral direction (any non-zero finite length;
+    /// anything else is ignored). Taken in the orientation it points to; if
+    /// the device turns out to be held in another one, it is carried over and
+    /// settles like after a rotation.
+    public mutating func restoreNeutral(_ direction: Vector3) {
+        guard neutralPose.restore(direction) else { return }
+        if lastGravity != nil {
+            if let own = neutralPose.orientation, own != frameOrientation {
+                neutralPose.reframe(to: frameOrientation, anchor: lastGravity, at: lastAcceptedTime ?? 0)
+            } else {
+                neutralPose.adopt(frameOrientation)
+            }
+        }
+        refreshNeutralAngles()
+        gestureArmed = true
+        updateTargets()
+        scheduleIfNeeded()
+    }
+
+    /// While scrolling (speed or target not zero, or whole units waiting),
+    /// the time at which `frame(at:)` must be called next: one output period
+    /// after the last frame, on a regular grid. nil while nothing moves: then
+    /// no timer is needed at all.
+    public var nextFrameTime: Double? { scheduledFrame }
+
+    /// Integrates the motion up to `time` and returns the frame to emit, or
+    /// nil when it would be empty. Also brings scrolling to a stop once the
+    /// data is stale, so keep calling it while `nextFrameTime` is set.
+    public mutating func frame(at time: Double) -> ScrollFrame? {
+        guard time.isFinite else { return nil }
+        advance(to: time)
+        let (verticalHiRes, verticalDetents) = verticalOutput.take()
+        let (horizontalHiRes, horizontalDetents) = horizontalOutput.take()
+        reschedule(after: max(time, motionTime ?? time))
+        let frame = ScrollFrame(
+            verticalHiRes: verticalHiRes, verticalDetents: verticalDetents,
+            horizontalHiRes: horizontalHiRes, horizontalDetents: horizontalDetents)
+        return frame.isEmpty ? nil : frame
+    }
+
+    /// Stop all motion now (device lost, deactivation); keeps the neutral
+    /// pose. Sub-unit remainders are dropped: the next output device starts
+    /// from zero, as a fresh wheel would.
+    public mutating func halt() {
+        vertical.stop()
+        horizontal.stop()
+        verticalOutput.reset()
+        horizontalOutput.reset()
+        scheduledFrame = nil
+        pitchFilter.clear()
+        rollFilter.clear()
+        lastGravity = nil
+        lastAcceptedTime = nil
+        lastSampleTime = nil
+        motionTime = nil
+        isStale = true
+        tracker.cancelPending()
+    }
+
+    /// What the engine sees.
+    public var readout: ScrollReadout {
+        let neutralKnown = neutralPose.direction != nil && lastGravity != nil
+        let smoothedPitch = pitchFilter.value ?? rawAngles.pitch
+        let smoothedRoll = rollFilter.value ?? rawAngles.roll
+        return ScrollReadout(
+            time: motionTime,
+            tiltDegrees: neutralKnown ? MathFunctions.wrappedDegrees(rawAngles.pitch - neutralAngles.pitch) : 0,
+            smoothedTiltDegrees: neutralKnown ? MathFunctions.wrappedDegrees(smoothedPitch - neutralAngles.pitch) : 0,
+            horizontalTiltDegrees: neutralKnown ? rawAngles.roll - neutralAngles.roll : 0,
+            smoothedHorizontalTiltDegrees: neutralKnown ? smoothedRoll - neutralAngles.roll : 0,
+            speed: vertical.speed, horizontalSpeed: horizontal.speed,
+            targetSpeed: vertical.target, targetHorizontalSpeed: horizontal.target,
+            orientation: tracker.orientation, orientationPending: tracker.isPending,
+            lastSample: verdict, lastMagnitudeG: lastMagnitudeG, isStale: isStale,
+            neutral: neutralPose.state, gestureArmed: gestureArmed,
+            verticalDistance: verticalDistance, horizontalDistance: horizontalDistance)
+    }
+
+    // MARK: - Pose
+
+    private mutating func accept(_ g: Vector3, at time: Double) {
+        let afterGap = lastAcceptedTime.map { time - $0 > staleAfter } ?? true
+        lastAcceptedTime = time
+        lastGravity = g
+        if isStale {
+            isStale = false
+            vertical.emergencyDeceleration = nil
+            horizontal.emergencyDeceleration = nil
+        }
+
+        let firstDecision = !tracker.isDetermined
+        _ = tracker.update(gravity: g, at: time, maximumGap: staleAfter)
+        var freshStart = afterGap
+        if tracker.orientation != frameOrientation {
+            if firstDecision {
+                // Not a rotation: the engine just learned how the device is held.
+                frameOrientation = tracker.orientation
+                refreshNeutralAngles()
+            } else {
+                reframe(at: time)
+            }
+            freshStart = true
+        }
+        if let own = neutralPose.orientation, own != frameOrientation {
+            // A restored neutral from another orientation.
+            neutralPose.reframe(to: frameOrientation, anchor: g, at: time)
+            refreshNeutralAngles()
+        } else if neutralPose.orientation == nil {
+            neutralPose.adopt(frameOrientation)
+            refreshNeutralAngles()
+        }
+
+        rawAngles = PoseAngles(gravity: g, in: frameOrientation)
+        if freshStart || pitchFilter.value == nil {
+            restartFilters(at: time)
+        } else if let previous = pitchFilter.value {
+            // Follow the pitch continuously across +-180 degrees.
+            pitchFilter.filter(previous + MathFunctions.wrappedDegrees(rawAngles.pitch - previous), at: time)
+            rollFilter.filter(rawAngles.roll, at: time)
+        }
+
+        switch neutralPose.state {
+        case .awaitingSample:
+            neutralPose.capture(g, in: frameOrientation)
+            restartFilters(at: time)
+            neutralAngles = rawAngles
+            gestureArmed = true
+        case .settling:
+            if neutralPose.settle(with: g, at: time) { captureSmoothedNeutral() }
+        case .set:
+            break
+        }
+        guardGesture()
+        updateTargets()
+    }
+
+    /// The orientation in use changed: angles are now measured in the new
+    /// user frame; the neutral pose is carried over and settles again.
+    private mutating func reframe(at time: Double) {
+        frameOrientation = tracker.orientation
+        neutralPose.reframe(to: frameOrientation, anchor: lastGravity, at: time)
+        refreshNeutralAngles()
+        if let g = lastGravity {
+            rawAngles = PoseAngles(gravity: g, in: frameOrientation)
+            restartFilters(at: time)
+        }
+    }
+
+    private mutating func restartFilters(at time: Double) {
+        pitchFilter.reset(to: rawAngles.pitch, at: time)
+        rollFilter.reset(to: rawAngles.roll, at: time)
+    }
+
+    private mutating func refreshNeutralAngles() {
+        if let direction = neutralPose.direction {
+            neutralAngles = PoseAngles(gravity: direction, in: frameOrientation)
+        }
+    }
+
+    /// The smoothed pose becomes neutral: the tilt the curve sees is then
+    /// exactly zero.
+    private mutating func captureSmoothedNeutral() {
+        guard let pitch = pitchFilter.value, let roll = rollFilter.value else { return }
+        let angles = PoseAngles(pitch: MathFunctions.wrappedDegrees(pitch), roll: roll)
+        neutralPose.capture(angles.gravityDirection(in: frameOrientation), in: frameOrientation)
+        neutralAngles = angles
+        pitchFilter.reset(to: angles.pitch, at: lastAcceptedTime ?? 0)
+        gestureArmed = true
+    }
+
+    /// A sideways tilt far beyond full speed disarms scrolling until the
+    /// device comes back near neutral: it is a rotation (or a put-down), and
+    /// scrolling on the way there or back would be a surprise.
+    private mutating func guardGesture() {
+        guard neutralPose.isSet else { return }
+        if gestureArmed {
+            if abs(rawAngles.roll - neutralAngles.roll) > gestureLimitDegrees { gestureArmed = false }
+        } else if let roll = rollFilter.value, abs(roll - neutralAngles.roll) <= gestureRearmDegrees,
+            abs(rawAngles.roll - neutralAngles.roll) <= gestureRearmDegrees
+        {
+            gestureArmed = true
+        }
+    }
+
+    private mutating func updateTargets() {
+        guard neutralPose.isSet, !isStale, !tracker.isPending, gestureArmed,
+            let pitch = pitchFilter.value, let roll = rollFilter.value
+        else {
+            vertical.target = 0
+            horizontal.target = 0
+            return
+        }
+        let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        // Away from the user scrolls towards the end: negative REL_WHEEL.
+        var v = abs(roll) > Self.poleRollDegrees ? 0 : -curve.speed(forTilt: forward)
+        if settings.invert { v = -v }
+        vertical.target = v
+        horizontal.target = settings.horizontal ? horizontalCurve.speed(forTilt: roll - neutralAngles.roll) : 0
+    }
+
+    // MARK: - Motion and the output clock
+
+    /// Integrates the motion from `motionTime` to `time`, stopping it at the
+    /// moment the data goes stale.
+    private mutating func advance(to time: Double) {
+        guard var from = motionTime else {
+            motionTime = time
+            return
+        }
+        guard time > from else {
+            // A clock that jumped back by more than the stale limit is a new time base.
+            if time < from - staleAfter { motionTime = time }
+            return
+        }
+        if !isStale, let last = lastAcceptedTime, last + staleAfter < time {
+            let deadline = last + staleAfter
+            if deadline > from {
+                integrate(deadline - from)
+                from = deadline
+            }
+            becomeStale()
+        }
+        integrate(time - from)
+        motionTime = time
+    }
+
+    /// Never keep scrolling on old data: brake to rest within `staleStopSeconds`,
+    /// no inertia, however fast.
+    private mutating func becomeStale() {
+        isStale = true
+        vertical.target = 0
+        horizontal.target = 0
+        vertical.emergencyDeceleration = max(limits.acceleration, abs(vertical.speed) / Self.staleStopSeconds)
+        horizontal.emergencyDeceleration = max(limits.acceleration, abs(horizontal.speed) / Self.staleStopSeconds)
+    }
+
+    @inline(__always)
+    private mutating func integrate(_ seconds: Double) {
+        let units = Double(hiResUnitsPerDetent)
+        if vertical.isMoving {
+            let d = vertical.advance(by: seconds, limits: limits) * units
+            verticalOutput.add(d)
+            verticalDistance += d
+        }
+        if horizontal.isMoving {
+            let d = horizontal.advance(by: seconds, limits: limits) * units
+            horizontalOutput.add(d)
+            horizontalDistance += d
+        }
+    }
+
+    private var needsFrame: Bool {
+        vertical.isMoving || horizontal.isMoving || verticalOutput.hasWholeUnit || horizontalOutput.hasWholeUnit
+    }
+
+    /// After a sample or a command: start the clock when motion begins, stop
+    /// it when nothing is left to do.
+    private mutating func scheduleIfNeeded() {
+        guard needsFrame else {
+            scheduledFrame = nil
+            return
+        }
+        if scheduledFrame == nil, let now = motionTime { scheduledFrame = now + framePeriod }
+    }
+
+    /// After a frame at `now`: the next one period later on the same grid, or
+    /// one period from now when the caller fell behind by a period or more.
+    private mutating func reschedule(after now: Double) {
+        guard needsFrame else {
+            scheduledFrame = nil
+            return
+        }
+        if let due = scheduledFrame {
+            if now < due { return }
+            scheduledFrame = now - due < framePeriod ? due + framePeriod : now + framePeriod
+        } else {
+            scheduledFrame = now + framePeriod
+        }
+    }
+}
