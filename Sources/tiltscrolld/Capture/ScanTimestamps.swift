@@ -23,6 +23,6 @@ enum ScanTimestamps {
         guard !overflow, shifted <= now &+ latestBelievable, shifted >= now &- oldestBelievable else {
             return fallback
         }
-        return Double(min(shifted, now)) * 1e-9
+        return Double(min(shifted, now)) / 1e9
     }
 }
