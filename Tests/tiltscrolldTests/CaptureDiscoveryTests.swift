@@ -9,7 +9,7 @@ private func device(
     AccelerometerDevice(
         name: name, sysfsPath: "/sys/devices/platform/test/iio:device\(number)", sysName: "iio:device\(number)",
         deviceNode: nil, location: location, locationSource: .sysfsLabel, mountMatrix: .identity,
-        mountMatrixSource: .identity, calibration: AccelCalibration(), captureModes: .poll, trigger: .unavailable,
+        mountMatrixSource: .identity, calibration: AccelCalibration(), captureModes: .poll, trigger: nil,
         problem: problem)
 }
 
@@ -163,7 +163,7 @@ private func device(
                 x: AxisCalibration(scale: 0.000598, scaleAttribute: "in_accel_x_scale"),
                 y: AxisCalibration(scale: 0.000598, scaleAttribute: "in_accel_y_scale"),
                 z: AxisCalibration(scale: 0.000598, scaleAttribute: "in_accel_z_scale")),
-            captureModes: .poll, trigger: .unavailable, problem: nil)
+            captureModes: .poll, trigger: nil, problem: nil)
         let table = renderDeviceTable([base, hub])
         #expect(
             table == """

@@ -44,8 +44,8 @@ struct AccelerometerDevice: Equatable {
     /// Per-axis scale and offset as discovered (re-read when a capture opens).
     var calibration: AccelCalibration
     var captureModes: CaptureModes
-    /// The trigger buffered capture would use.
-    var trigger: BufferTrigger
+    /// The trigger buffered capture would use; nil when the device has no buffer.
+    var trigger: BufferTrigger?
     /// Why the device cannot be used as it is (a malformed mount matrix,
     /// scale or offset); it is still listed so the user can see and fix it.
     var problem: CaptureError?

@@ -114,12 +114,11 @@ enum DeviceDiscovery {
         case .failure(let error): problem = problem ?? error
         }
 
-        let trigger =
-            hasScanElements
-            ? BufferTrigger.find(for: directory, deviceName: name, sysName: record.sysName) : .unavailable
+        let trigger: BufferTrigger? =
+            hasScanElements ? BufferTrigger.find(for: directory, deviceName: name, sysName: record.sysName) : nil
         var modes: CaptureModes = []
         if hasRaw { modes.insert(.poll) }
-        if hasScanElements && deviceNode != nil && trigger.isUsable { modes.insert(.buffer) }
+        if hasScanElements && deviceNode != nil && trigger?.isUsable == true { modes.insert(.buffer) }
 
         return AccelerometerDevice(
             name: name, sysfsPath: record.sysfsPath, sysName: record.sysName, deviceNode: deviceNode,

@@ -21,8 +21,8 @@ func renderDeviceTable(_ devices: [AccelerometerDevice]) -> String {
         row("offset", describeOffset(device.calibration))
         row("mount matrix", "\(device.mountMatrix) (\(device.mountMatrixSource))")
         row("capture modes", device.captureModes.description)
-        if device.captureModes.contains(.buffer) || device.trigger != .unavailable {
-            row("trigger", device.trigger.description)
+        if let trigger = device.trigger {
+            row("trigger", trigger.description)
         }
         if let problem = device.problem {
             row("unusable", problem.message)
