@@ -1,0 +1,91 @@
+import ScrollPhysics
+
+/// How the raw counts of one axis become m/s^2: (raw + offset) * scale, as
+/// the IIO ABI defines `*_raw`, `*_offset` and `*_scale`.
+struct AxisCalibration: Equatable {
+    var scale: Double = 1
+    /// The attribute the scale was read from; nil when the device has none and 1 is used.
+    var scaleAttribute: String? = nil
+    var offset: Double = 0
+    /// The attribute the offset was read from; nil when the device has none and 0 is used.
+    var offsetAttribute: String? = nil
+
+    func value(raw: Int64) -> Double { (Double(raw) + offset) * scale }
+}
+
+/// Scale and offset of the three axes.
+struct AccelCalibration: Equatable {
+    var x = AxisCalibration()
+    var y = AxisCalibration()
+    var z = AxisCalibration()
+
+    /// The acceleration in the sensor's frame, m/s^2; the mount matrix is not applied.
+    func acceleration(x rawX: Int64, y rawY: Int64, z rawZ: Int64) -> Vector3 {
+        Vector3(x.value(raw: rawX), y.value(raw: rawY), z.value(raw: rawZ))
+    }
+
+    /// Attributes that may hold an axis' scale, most specific first: the
+    /// per-axis one (st_accel has only these), the one shared by all
+    /// accelerometer axes, then the device-wide one.
+    static func scaleAttributes(axis: Character) -> [String] {
+        ["in_accel_\(axis)_scale", "in_accel_scale", "scale"]
+    }
+
+    /// Attributes that may hold an axis' offset, in the same order.
+    static func offsetAttributes(axis: Character) -> [String] {
+        ["in_accel_\(axis)_offset", "in_accel_offset", "offset"]
+    }
+
+    /// Reads scale and offset of every axis from the device. Only attributes
+    /// that exist are read; one that exists but does not hold a number is an
+    /// error naming it (a wrong scale would scroll at a wrong speed).
+    static func read(from device: DeviceDirectory) -> Result<AccelCalibration, CaptureError> {
+        var calibration = AccelCalibration()
+        for axis: Character in ["x", "y", "z"] {
+            var axisCalibration = AxisCalibration()
+            switch number(device, scaleAttributes(axis: axis)) {
+            case .failure(let error): return .failure(error)
+            case .success(let found?):
+                guard found.value != 0 else {
+                    return .failure(
+                        CaptureError(
+                            kind: .invalidValue,
+                            message: "\(device.attributePath(found.name)) is 0: the driver reports no usable scale"))
+                }
+                axisCalibration.scale = found.value
+                axisCalibration.scaleAttribute = found.name
+            case .success(nil): break
+            }
+            switch number(device, offsetAttributes(axis: axis)) {
+            case .failure(let error): return .failure(error)
+            case .success(let found?):
+                axisCalibration.offset = found.value
+                axisCalibration.offsetAttribute = found.name
+            case .success(nil): break
+            }
+            switch axis {
+            case "x": calibration.x = axisCalibration
+            case "y": calibration.y = axisCalibration
+            default: calibration.z = axisCalibration
+            }
+        }
+        return .success(calibration)
+    }
+
+    private static func number(_ device: DeviceDirectory, _ names: [String]) -> Result<
+        (name: String, value: Double)?, CaptureError
+    > {
+        switch device.firstPresent(names) {
+        case .failure(let error): return .failure(error)
+        case .success(nil): return .success(nil)
+        case .success(let found?):
+            guard let value = DecimalNumber.parse(found.text) else {
+                return .failure(
+                    CaptureError(
+                        kind: .invalidValue,
+                        message: "\(device.attributePath(found.name)) holds '\(found.text)', which is not a number"))
+            }
+            return .success((name: found.name, value: value))
+        }
+    }
+}

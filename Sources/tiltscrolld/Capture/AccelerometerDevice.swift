@@ -1,0 +1,54 @@
+import ScrollPhysics
+
+/// The two ways samples can be captured from an IIO accelerometer.
+enum CaptureMode: String, Equatable, CaseIterable {
+    /// Re-read the `in_accel_{x,y,z}_raw` attributes on a timer.
+    case poll
+    /// Read whole scans from `/dev/iio:deviceN` as the device produces them.
+    case buffer
+}
+
+/// The capture modes a device supports.
+struct CaptureModes: OptionSet, Equatable, CustomStringConvertible {
+    let rawValue: Int
+    static let poll = CaptureModes(rawValue: 1)
+    static let buffer = CaptureModes(rawValue: 2)
+
+    func contains(_ mode: CaptureMode) -> Bool {
+        contains(mode == .poll ? CaptureModes.poll : CaptureModes.buffer)
+    }
+
+    var description: String {
+        var names: [String] = []
+        if contains(.poll) { names.append("poll") }
+        if contains(.buffer) { names.append("buffer") }
+        return names.isEmpty ? "none" : names.joined(separator: ", ")
+    }
+}
+
+/// One accelerometer found by discovery.
+struct AccelerometerDevice: Equatable {
+    /// The IIO `name` attribute, e.g. `accel_3d`, `kxcj91008`, `lis3dh`.
+    var name: String
+    /// The udev syspath, e.g. `/sys/devices/.../iio:device0`.
+    var sysfsPath: String
+    /// The kernel's name for it, e.g. `iio:device0`.
+    var sysName: String
+    /// `/dev/iio:deviceN` when it exists.
+    var deviceNode: String?
+    var location: SensorLocation
+    var locationSource: SensorLocationSource
+    /// The matrix that turns sensor axes into display axes, already resolved.
+    var mountMatrix: MountMatrix
+    var mountMatrixSource: MountMatrixSource
+    /// Per-axis scale and offset as discovered (re-read when a capture opens).
+    var calibration: AccelCalibration
+    var captureModes: CaptureModes
+    /// The trigger buffered capture would use; nil when the device has no buffer.
+    var trigger: BufferTrigger?
+    /// Why the device cannot be used as it is (a malformed mount matrix,
+    /// scale or offset); it is still listed so the user can see and fix it.
+    var problem: CaptureError?
+
+    var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath) }
+}

@@ -1,0 +1,79 @@
+/// Which trigger drives a device's buffer, as buffered capture would use it.
+enum BufferTrigger: Equatable, CustomStringConvertible {
+    /// The device has no `trigger/` directory: its buffer is filled by the
+    /// hardware or driver itself (a hardware FIFO), no trigger is needed.
+    case notNeeded
+    /// `trigger/current_trigger` already names this trigger.
+    case current(String)
+    /// Nothing is set; the device's own trigger `<name>-dev<N>` exists and
+    /// will be set for the capture (and cleared again afterwards).
+    case own(String)
+    /// A trigger is needed and none is usable: buffered capture is not possible.
+    case unavailable
+
+    var isUsable: Bool { self != .unavailable }
+
+    /// The trigger name to write, if one must be set.
+    var nameToSet: String? {
+        if case .own(let name) = self { return name }
+        return nil
+    }
+
+    var description: String {
+        switch self {
+        case .notNeeded: return "none needed"
+        case .current(let name): return "\(name) (current)"
+        case .own(let name): return "\(name) (set while capturing)"
+        case .unavailable: return "none usable"
+        }
+    }
+
+    /// Where the kernel lists IIO devices and triggers.
+    static let iioDevicesDirectory = "/sys/bus/iio/devices"
+
+    /// The name of a device's own trigger, as drivers register it
+    /// (`%s-dev%d` with the IIO name and device number), e.g. `accel_3d-dev0`.
+    static func ownTriggerName(deviceName: String, sysName: String) -> String? {
+        let prefix = "iio:device"
+        guard sysName.hasPrefix(prefix), let number = Int(sysName.dropFirst(prefix.count)) else { return nil }
+        return "\(deviceName)-dev\(number)"
+    }
+
+    /// Decides from the text of `current_trigger` (nil when the device has
+    /// no trigger directory) and the names of the triggers that exist.
+    /// Another device's trigger left in `current_trigger` is kept: whoever
+    /// set it chose it, and some drivers (bmc150) refuse foreign triggers
+    /// only at enable time, which then falls back to polling.
+    static func decide(currentTrigger: String?, ownName: String?, existingTriggers: [String]) -> BufferTrigger {
+        guard let currentTrigger else { return .notNeeded }
+        let current = SysfsAttribute.trimmed(currentTrigger)
+        if !current.isEmpty { return .current(current) }
+        if let ownName, existingTriggers.contains(ownName) { return .own(ownName) }
+        return .unavailable
+    }
+
+    /// Looks at the device and the triggers in /sys/bus/iio/devices.
+    static func find(for device: DeviceDirectory, deviceName: String, sysName: String) -> BufferTrigger {
+        guard FileSystem.isDirectory(device.attributePath("trigger")) else { return .notNeeded }
+        let current: String
+        switch device.read("trigger/current_trigger") {
+        case .success(let text): current = text
+        case .failure: return .unavailable
+        }
+        return decide(
+            currentTrigger: current, ownName: ownTriggerName(deviceName: deviceName, sysName: sysName),
+            existingTriggers: existingTriggerNames())
+    }
+
+    /// The `name` of every trigger the kernel has registered.
+    static func existingTriggerNames() -> [String] {
+        guard case .success(let entries) = FileSystem.directoryEntries(iioDevicesDirectory) else { return [] }
+        var names: [String] = []
+        for entry in entries where entry.hasPrefix("trigger") {
+            if case .success(let name) = SysfsAttribute.read(iioDevicesDirectory + "/" + entry + "/name") {
+                names.append(name)
+            }
+        }
+        return names
+    }
+}

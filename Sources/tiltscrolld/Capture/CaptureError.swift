@@ -1,0 +1,44 @@
+import Glibc
+
+/// Why finding, opening or reading an accelerometer failed, with a message a
+/// user can act on: it names the device, the path or attribute, and the cause.
+struct CaptureError: Error, Equatable, CustomStringConvertible {
+    enum Kind: Equatable {
+        /// No accelerometer exists, or the one asked for is not among them.
+        case notFound
+        /// An attribute or udev property holds a value that does not parse.
+        case invalidValue
+        /// The device lacks what the requested capture mode needs.
+        case unsupported
+        /// Another process holds the device's buffer (`EBUSY`).
+        case busy
+        /// The device went away (unbound, unplugged: `ENODEV`, `ENOENT`, `EIO`).
+        case deviceGone
+        /// Not allowed to read or change an attribute (`EACCES`, `EPERM`).
+        case permissionDenied
+        /// Any other failed system call.
+        case system
+    }
+
+    var kind: Kind
+    var message: String
+
+    var description: String { message }
+
+    /// An error from a failed system call on `path`, classified by its errno so
+    /// callers can tell "busy" from "gone" without parsing text.
+    static func system(_ error: SystemError, doing action: String) -> CaptureError {
+        let kind: Kind
+        switch error.code {
+        case EBUSY: kind = .busy
+        case ENODEV, ENOENT, ENXIO, EIO: kind = .deviceGone
+        case EACCES, EPERM, EROFS: kind = .permissionDenied
+        default: kind = .system
+        }
+        var message = "\(action): \(SystemError.message(for: error.code))"
+        if kind == .permissionDenied {
+            message += " (run tiltscrolld as root, or let udev give its user access to the device)"
+        }
+        return CaptureError(kind: kind, message: message)
+    }
+}

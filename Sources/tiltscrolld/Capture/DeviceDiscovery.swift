@@ -1,0 +1,129 @@
+import ScrollPhysics
+
+/// Finding IIO accelerometers through libudev and describing each one:
+/// location, mount matrix, scale and offset, and how it can be captured.
+/// Only attributes that exist are read, and only those needed: reading some
+/// attributes blocks (lis3dh raw values at 1 Hz) or fails by design (HID
+/// `in_accel_hysteresis`).
+enum DeviceDiscovery {
+    /// Every IIO accelerometer: a device with `in_accel_{x,y,z}_raw` or
+    /// `scan_elements/in_accel_{x,y,z}_en`. Devices are in udev's order.
+    static func enumerate(matrixOverride: MountMatrix?) -> Result<[AccelerometerDevice], CaptureError> {
+        UdevDevices.enumerateIIO().map { records in
+            records.compactMap { inspect($0, matrixOverride: matrixOverride) }
+        }
+    }
+
+    /// Re-reads one device, e.g. after a udev `change` event (a new hwdb
+    /// matrix or location). Fails when the path is not an accelerometer or
+    /// its matrix, scale or offset is malformed: keep the previous description.
+    static func describe(sysfsPath: String, matrixOverride: MountMatrix?) -> Result<AccelerometerDevice, CaptureError> {
+        switch UdevDevices.describe(sysfsPath: sysfsPath) {
+        case .failure(let error): return .failure(error)
+        case .success(let record):
+            guard let device = inspect(record, matrixOverride: matrixOverride) else {
+                return .failure(CaptureError(kind: .notFound, message: "\(sysfsPath) is not an IIO accelerometer"))
+            }
+            if let problem = device.problem { return .failure(problem) }
+            return .success(device)
+        }
+    }
+
+    /// The device to capture from. `name` (`[Device] Name=`) picks by IIO
+    /// name, kernel name (`iio:device0`) or sysfs path (the
+    /// /sys/bus/iio/devices link or the real path); without it the display
+    /// sensor is preferred over one in the keyboard base.
+    static func choose(from devices: [AccelerometerDevice], name: String?) -> Result<AccelerometerDevice, CaptureError>
+    {
+        guard !devices.isEmpty else {
+            return .failure(
+                CaptureError(
+                    kind: .notFound,
+                    message:
+                        "no accelerometer found: no IIO device has in_accel_{x,y,z}_raw or "
+                        + "scan_elements/in_accel_{x,y,z}_en (is the sensor's driver loaded?)"))
+        }
+        var candidates = devices
+        if let name {
+            let resolved = name.hasPrefix("/") ? try? FileSystem.realPath(name).get() : nil
+            candidates = devices.filter { device in
+                device.name == name || device.sysName == name || device.sysfsPath == name
+                    || (resolved != nil && device.sysfsPath == resolved)
+            }
+            guard !candidates.isEmpty else {
+                let found = devices.map { "\($0.name) (\($0.sysfsPath))" }.joined(separator: ", ")
+                return .failure(
+                    CaptureError(
+                        kind: .notFound,
+                        message:
+                            "no accelerometer matches [Device] Name=\(name); found: \(found). Use one of these "
+                            + "names or paths, or remove Name= to use the display sensor"))
+            }
+        }
+        let chosen = candidates.first { $0.location == .display } ?? candidates[0]
+        if let problem = chosen.problem { return .failure(problem) }
+        return .success(chosen)
+    }
+
+    /// Describes the device udev reported, or nil when it is not an
+    /// accelerometer (another IIO device, a trigger).
+    static func inspect(_ record: UdevDeviceRecord, matrixOverride: MountMatrix?) -> AccelerometerDevice? {
+        let directory = DeviceDirectory(path: record.sysfsPath)
+        let axes = ["x", "y", "z"]
+        let hasRaw = axes.allSatisfy { directory.has("in_accel_\($0)_raw") }
+        let hasScanElements = axes.allSatisfy { directory.has("scan_elements/in_accel_\($0)_en") }
+        guard hasRaw || hasScanElements else { return nil }
+
+        var problem: CaptureError? = nil
+        let name = record.name ?? (try? directory.read("name").get()) ?? record.sysName
+
+        var deviceNode: String? = nil
+        if let node = record.deviceNode, FileSystem.exists(node) {
+            deviceNode = node
+        } else if FileSystem.exists("/dev/" + record.sysName) {
+            deviceNode = "/dev/" + record.sysName
+        }
+
+        let label = try? directory.readIfPresent("label").get()
+        let locationText = try? directory.readIfPresent("location").get()
+        let (location, locationSource) = SensorLocation.resolve(
+            udevProperty: record.location, label: label ?? nil, location: locationText ?? nil)
+
+        var sysfsMatrices: [(attribute: String, text: String)] = []
+        if matrixOverride == nil && record.mountMatrix == nil {
+            for attribute in MountMatrixSource.sysfsAttributes where directory.has(attribute) {
+                switch directory.read(attribute) {
+                case .success(let text): sysfsMatrices.append((attribute: attribute, text: text))
+                case .failure(let error): problem = problem ?? error
+                }
+                break
+            }
+        }
+        var matrix = ResolvedMountMatrix(matrix: .identity, source: .identity)
+        switch ResolvedMountMatrix.resolve(
+            override: matrixOverride, udevProperty: record.mountMatrix, sysfs: sysfsMatrices,
+            devicePath: record.sysfsPath)
+        {
+        case .success(let resolved): matrix = resolved
+        case .failure(let error): problem = problem ?? error
+        }
+
+        var calibration = AccelCalibration()
+        switch AccelCalibration.read(from: directory) {
+        case .success(let read): calibration = read
+        case .failure(let error): problem = problem ?? error
+        }
+
+        let trigger: BufferTrigger? =
+            hasScanElements ? BufferTrigger.find(for: directory, deviceName: name, sysName: record.sysName) : nil
+        var modes: CaptureModes = []
+        if hasRaw { modes.insert(.poll) }
+        if hasScanElements && deviceNode != nil && trigger?.isUsable == true { modes.insert(.buffer) }
+
+        return AccelerometerDevice(
+            name: name, sysfsPath: record.sysfsPath, sysName: record.sysName, deviceNode: deviceNode,
+            location: location, locationSource: locationSource, mountMatrix: matrix.matrix,
+            mountMatrixSource: matrix.source, calibration: calibration, captureModes: modes, trigger: trigger,
+            problem: problem)
+    }
+}

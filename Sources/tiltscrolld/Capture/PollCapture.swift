@@ -1,0 +1,189 @@
+import Glibc
+import ScrollPhysics
+
+/// Polled capture: the three `in_accel_{x,y,z}_raw` attributes stay open and
+/// are re-read with one `pread` each per sample, the least the sysfs
+/// interface allows, on a timer at the capture rate.
+final class PollCapture: SampleSource {
+    let mode = CaptureMode.poll
+    var pollDescriptor: FileDescriptor? { nil }
+
+    /// Seconds between reads.
+    let period: Double
+
+    private let deviceName: String
+    private let devicePath: String
+    private let calibration: AccelCalibration
+    private let journal: SettingsJournal
+    private let x: FileDescriptor
+    private let y: FileDescriptor
+    private let z: FileDescriptor
+    /// One attribute's text; raw values are a few digits, a page is the most sysfs returns.
+    private let text: UnsafeMutableRawBufferPointer
+    private var due: Double
+    /// Set while the driver refuses raw reads: when to try again.
+    private var retryAt: Double? = nil
+    private var isReleased = false
+
+    /// How long to leave a device alone that refuses raw reads (bmc150 while
+    /// another process runs its buffer), so a refusal never becomes a spin.
+    static let busyBackoff = 1.0
+
+    private init(
+        device: AccelerometerDevice, calibration: AccelCalibration, journal: SettingsJournal,
+        axes: (FileDescriptor, FileDescriptor, FileDescriptor), period: Double, now: Double
+    ) {
+        deviceName = device.name
+        devicePath = device.sysfsPath
+        self.calibration = calibration
+        self.journal = journal
+        (x, y, z) = axes
+        self.period = period
+        due = now
+        text = UnsafeMutableRawBufferPointer.allocate(byteCount: SysfsAttribute.maximumSize, alignment: 8)
+    }
+
+    deinit {
+        release()
+        text.deallocate()
+    }
+
+    /// Opens the raw attributes, raises the sampling frequency to at least
+    /// `rate` when the device has one that is lower, and starts reading at `now`.
+    static func open(_ device: AccelerometerDevice, rate: Double, now: Double) -> Result<PollCapture, CaptureError> {
+        guard device.captureModes.contains(.poll) else {
+            return .failure(
+                CaptureError(
+                    kind: .unsupported,
+                    message: "\(device.name) (\(device.sysfsPath)) has no in_accel_{x,y,z}_raw attributes to poll"))
+        }
+        let directory = device.directory
+        let calibration: AccelCalibration
+        switch AccelCalibration.read(from: directory) {
+        case .success(let read): calibration = read
+        case .failure(let error): return .failure(error)
+        }
+
+        var opened: [FileDescriptor] = []
+        for axis in ["x", "y", "z"] {
+            let path = directory.attributePath("in_accel_\(axis)_raw")
+            switch FileDescriptor.open(path, .readOnly) {
+            case .success(let descriptor): opened.append(descriptor)
+            case .failure(let error):
+                opened.forEach { $0.close() }
+                return .failure(.system(error, doing: "open \(path)"))
+            }
+        }
+
+        let journal = SettingsJournal()
+        var deviceRate: Double? = nil
+        if let frequency = SamplingFrequency.find(in: directory) {
+            switch frequency.raise(to: rate, on: directory, journal: journal) {
+            case .success(let actual): deviceRate = actual
+            case .failure(let error):
+                journal.restoreAll()
+                opened.forEach { $0.close() }
+                return .failure(error)
+            }
+        }
+        // Reading faster than the device samples only returns the same value again.
+        var pollRate = rate
+        if let deviceRate, deviceRate > 0 { pollRate = min(rate, deviceRate) }
+        Log.info("capturing from \(device.name) (\(device.sysfsPath)) by polling at \(pollRate) Hz")
+        return .success(
+            PollCapture(
+                device: device, calibration: calibration, journal: journal, axes: (opened[0], opened[1], opened[2]),
+                period: 1 / pollRate, now: now))
+    }
+
+    func nextReadTime(now: Double) -> Double? {
+        guard !isReleased else { return nil }
+        return max(retryAt ?? due, now)
+    }
+
+    func read(now: Double, into sink: (AccelSample) -> Void) -> CaptureStatus {
+        guard !isReleased else {
+            return .failed(CaptureError(kind: .deviceGone, message: "capture of \(deviceName) was released"))
+        }
+        if let retryAt, now < retryAt { return .retryLater(until: retryAt) }
+
+        let rawX: Int64
+        let rawY: Int64
+        let rawZ: Int64
+        switch readAxis(x, "x") {
+        case .value(let value): rawX = value
+        case .refused(let code): return refused(code, now: now)
+        case .failed(let error): return .failed(error)
+        }
+        switch readAxis(y, "y") {
+        case .value(let value): rawY = value
+        case .refused(let code): return refused(code, now: now)
+        case .failed(let error): return .failed(error)
+        }
+        switch readAxis(z, "z") {
+        case .value(let value): rawZ = value
+        case .refused(let code): return refused(code, now: now)
+        case .failed(let error): return .failed(error)
+        }
+        if retryAt != nil {
+            retryAt = nil
+            Log.notice("raw reads of \(deviceName) work again")
+        }
+        // The moment the last axis was read is when the sample is known; a
+        // slow driver (lis3dh waits for its next conversion) makes `now` stale.
+        let time = MonotonicClock.now()
+        sink(AccelSample(acceleration: calibration.acceleration(x: rawX, y: rawY, z: rawZ), time: time))
+
+        due += period
+        if due < time { due = time + period }
+        return .ok
+    }
+
+    func release() {
+        guard !isReleased else { return }
+        isReleased = true
+        x.close()
+        y.close()
+        z.close()
+        journal.restoreAll()
+    }
+
+    private enum AxisRead {
+        case value(Int64)
+        /// The driver refuses for now (errno).
+        case refused(Int32)
+        case failed(CaptureError)
+    }
+
+    private func readAxis(_ descriptor: FileDescriptor, _ axis: StaticString) -> AxisRead {
+        switch descriptor.read(into: text) {
+        case .failure(let error):
+            if error.code == EBUSY || error.code == EAGAIN || error.code == ETIMEDOUT { return .refused(error.code) }
+            return .failed(.system(error, doing: "read \(devicePath)/in_accel_\(axis)_raw"))
+        case .success(let count):
+            let bytes = UnsafeRawBufferPointer(rebasing: text[..<count])
+            // Raw values are a handful of digits: a small string, no allocation.
+            let value = String(decoding: bytes, as: UTF8.self)
+            guard count < text.count, let raw = DecimalNumber.parseInteger(value) else {
+                return .failed(
+                    CaptureError(
+                        kind: .invalidValue,
+                        message:
+                            "\(devicePath)/in_accel_\(axis)_raw holds '\(SysfsAttribute.trimmed(value))', "
+                            + "which is not an integer"))
+            }
+            return .value(raw)
+        }
+    }
+
+    private func refused(_ code: Int32, now: Double) -> CaptureStatus {
+        let until = now + PollCapture.busyBackoff
+        if retryAt == nil {
+            Log.warning(
+                "\(deviceName) refuses raw reads (\(SystemError.message(for: code))), probably because another "
+                    + "process runs its buffer; retrying every \(Int(PollCapture.busyBackoff)) s")
+        }
+        retryAt = until
+        return .retryLater(until: until)
+    }
+}

@@ -1,0 +1,40 @@
+import ScrollPhysics
+
+/// One accelerometer reading.
+struct AccelSample: Equatable {
+    /// m/s^2 in the sensor's frame: (raw + offset) * scale; the mount matrix
+    /// is not applied.
+    var acceleration: Vector3
+    /// When it was measured, seconds on CLOCK_MONOTONIC.
+    var time: Double
+}
+
+/// What a `SampleSource.read` achieved.
+enum CaptureStatus: Equatable {
+    /// Read what there was (possibly nothing).
+    case ok
+    /// The device refuses reads for now (another process runs its buffer and
+    /// the driver forbids raw reads meanwhile); call again at `until`, not before.
+    case retryLater(until: Double)
+    /// The capture cannot continue (device gone, unreadable); release it.
+    case failed(CaptureError)
+}
+
+/// One capture session on one device. Polling and buffered capture are the
+/// two implementations (PollCapture.swift, BufferCapture.swift).
+protocol SampleSource: AnyObject {
+    var mode: CaptureMode { get }
+    /// The descriptor to poll(2) for POLLIN (buffered capture); nil for
+    /// timer-driven polling.
+    var pollDescriptor: FileDescriptor? { get }
+    /// Timer-driven sources: when the loop should call `read` next (never
+    /// before `now`); nil for descriptor-driven ones.
+    func nextReadTime(now: Double) -> Double?
+    /// Reads what is available now and hands each sample to `sink`, oldest
+    /// first. No allocation per sample: buffers are allocated when opened.
+    func read(now: Double, into sink: (AccelSample) -> Void) -> CaptureStatus
+    /// Restores every setting the capture changed (sampling frequency,
+    /// channels, trigger, buffer length and enable) and closes its
+    /// descriptors. Safe to call more than once.
+    func release()
+}

@@ -1,0 +1,71 @@
+import ScrollPhysics
+
+/// A device's sampling-frequency attribute, and raising it for a capture.
+///
+/// Some accelerometers sample slower than tilt scrolling needs, or not at
+/// all until asked: lis3dh starts at 1 Hz, where every raw read sleeps
+/// about two seconds. The rate is raised for the capture and the journal
+/// puts the original back when it ends.
+struct SamplingFrequency {
+    /// The attribute holding the frequency, e.g. `in_accel_sampling_frequency`.
+    var attribute: String
+    /// The matching `*_available` attribute, if the device has one.
+    var availableAttribute: String?
+
+    /// Attribute names in the order they are looked for: the one for the
+    /// accelerometer channels (kxcjk-1013, HID) before the device-wide one
+    /// (st_accel).
+    static let candidates: [(value: String, available: String)] = [
+        ("in_accel_sampling_frequency", "in_accel_sampling_frequency_available"),
+        ("sampling_frequency", "sampling_frequency_available"),
+    ]
+
+    /// The device's sampling-frequency attribute, or nil when it has none.
+    static func find(in device: DeviceDirectory) -> SamplingFrequency? {
+        for candidate in candidates where device.has(candidate.value) {
+            return SamplingFrequency(
+                attribute: candidate.value,
+                availableAttribute: device.has(candidate.available) ? candidate.available : nil)
+        }
+        return nil
+    }
+
+    /// Raises the frequency to at least `rate` when it is lower, recording
+    /// the original in `journal`. Returns the frequency the device samples at
+    /// afterwards, as it reads back (drivers round), or nil when unknown.
+    ///
+    /// A device that refuses the new value keeps sampling at its own rate: a
+    /// slower capture beats none, and the warning says what happened.
+    func raise(to rate: Double, on device: DeviceDirectory, journal: SettingsJournal) -> Result<Double?, CaptureError> {
+        let currentText: String
+        switch device.read(attribute) {
+        case .success(let text): currentText = text
+        case .failure(let error): return .failure(error)
+        }
+        guard let current = DecimalNumber.parse(currentText) else {
+            return .failure(
+                CaptureError(
+                    kind: .invalidValue,
+                    message: "\(device.attributePath(attribute)) holds '\(currentText)', which is not a number"))
+        }
+        var available: AvailableFrequencies? = nil
+        if let availableAttribute, case .success(let text) = device.read(availableAttribute) {
+            available = AvailableFrequencies.parse(text)
+        }
+        guard let choice = SamplingFrequencyChoice.choose(current: current, wanted: rate, available: available) else {
+            return .success(current)
+        }
+        let path = device.attributePath(attribute)
+        if case .failure(let error) = journal.change(path, to: choice.text, from: currentText) {
+            let captureError = CaptureError.system(error, doing: "write \(choice.text) to \(path)")
+            if captureError.kind == .deviceGone { return .failure(captureError) }
+            Log.warning("\(captureError); sampling stays at \(currentText) Hz")
+            return .success(current)
+        }
+        Log.info("\(path): raised from \(currentText) to \(choice.text) Hz (restored when capture stops)")
+        if case .success(let text) = device.read(attribute), let now = DecimalNumber.parse(text) {
+            return .success(now)
+        }
+        return .success(choice.value)
+    }
+}
