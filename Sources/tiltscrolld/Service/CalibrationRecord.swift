@@ -112,13 +112,19 @@ enum CalibrationFormat {
         let version = values["version"]!
         guard DecimalNumber.parseInteger(version.value) == Int64(self.version) else {
             return .failure(
-                .init(line: version.line, message: "version '\(version.value)' is not \(self.version) (another tiltscroll wrote it)")
+                .init(
+                    line: version.line,
+                    message: "version '\(version.value)' is not \(self.version) (another tiltscroll wrote it)")
             )
         }
         let name = values["device-name"]!
-        if let problem = problemWithName(String(name.value)) { return .failure(.init(line: name.line, message: problem)) }
+        if let problem = problemWithName(String(name.value)) {
+            return .failure(.init(line: name.line, message: problem))
+        }
         let path = values["device-path"]!
-        if let problem = problemWithPath(String(path.value)) { return .failure(.init(line: path.line, message: problem)) }
+        if let problem = problemWithPath(String(path.value)) {
+            return .failure(.init(line: path.line, message: problem))
+        }
         let neutral = values["neutral"]!
         let fields = neutral.value.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count == 3 else {
@@ -146,7 +152,9 @@ enum CalibrationFormat {
 
     private static func problemWithPath(_ path: String) -> String? {
         if !path.hasPrefix("/sys/") { return "device-path '\(path)' is not under /sys/" }
-        if hasControlCharacters(path) || path.contains(" ") { return "device-path contains spaces or control characters" }
+        if hasControlCharacters(path) || path.contains(" ") {
+            return "device-path contains spaces or control characters"
+        }
         return nil
     }
 

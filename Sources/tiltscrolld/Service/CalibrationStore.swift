@@ -53,7 +53,9 @@ struct CalibrationStore {
         switch FileSystem.readSmallFile(path, limit: CalibrationStore.sizeLimit) {
         case .success(let content): bytes = content
         case .failure(let error) where error.code == ENOENT: return .missing
-        case .failure(let error): return .unusable("cannot read calibration \(path): \(error)")
+        case .failure(let error) where error.code == EFBIG:
+            return .unusable("calibration \(path) is larger than \(CalibrationStore.sizeLimit) bytes; ignored")
+        case .failure(let error): return .unusable("cannot read calibration: \(error); ignored")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .unusable("calibration \(path) is not text; ignored")
