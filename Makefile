@@ -29,3 +29,68 @@ run: release
 # The README's test command (and .ci/run): every suite, one summary.
 check:
 	tools/run-tests
+
+# ---------------------------------------------------------------------------
+# install / uninstall
+#
+#   make release && sudo make install                 into /usr/local (from source)
+#   make install PREFIX=/usr DESTDIR=$(pwd)/pkgroot   as a distribution package does
+#
+# PREFIX defaults to /usr/local, the place for software built from source:
+# it never overwrites files the package manager owns, and systemd and udev
+# read units and rules under /usr/local/lib too. Packages use PREFIX=/usr.
+# The configuration stays in SYSCONFDIR (/etc) whatever the prefix; the
+# daemon is told where it is when SYSCONFDIR is not /etc.
+#
+# /etc/tiltscroll.conf belongs to the administrator: install writes the
+# commented example there only when no file exists (an existing one is kept
+# as it is), and always puts a copy in DOCDIR to compare with. uninstall
+# removes /etc/tiltscroll.conf only when it is still the unchanged example.
+# The state directory (/var/lib/tiltscroll) is systemd's and is left alone.
+#
+# install takes the binary from `make release` (BIN); it does not build, so
+# that `sudo make install` never runs the compiler as root.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/tiltscroll
+INSTALL ?= install
+
+EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --config $(SYSCONFDIR)/tiltscroll.conf)
+
+.PHONY: install uninstall
+install:
+	@test -x '$(BIN)' || { echo "$(BIN) is missing: run 'make release' first (as yourself, not root), or pass BIN=path" >&2; exit 1; }
+	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(UNITDIR)' '$(DESTDIR)$(UDEVRULESDIR)' \
+		'$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(SYSCONFDIR)'
+	$(INSTALL) -m 0755 '$(BIN)' '$(DESTDIR)$(BINDIR)/tiltscrolld'
+	sed -e 's|^ExecStart=.*|ExecStart=$(EXECSTART)|' systemd/tiltscrolld.service > '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp'
+	chmod 0644 '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp'
+	mv -f '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service'
+	$(INSTALL) -m 0644 udev/60-tiltscroll.rules '$(DESTDIR)$(UDEVRULESDIR)/60-tiltscroll.rules'
+	$(INSTALL) -m 0644 man/tiltscrolld.8 '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8'
+	$(INSTALL) -m 0644 man/tiltscroll.conf.5 '$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5'
+	$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
+	@if [ -e '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf' ]; then \
+		echo "keeping the existing $(SYSCONFDIR)/tiltscroll.conf (the new example is $(DOCDIR)/tiltscroll.conf.example)"; \
+	else \
+		echo "$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'"; \
+		$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; \
+	fi
+	@if [ -z '$(DESTDIR)' ]; then \
+		echo "now run: systemctl daemon-reload && udevadm control --reload && udevadm trigger --subsystem-match=iio"; \
+	fi
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/tiltscrolld' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service' \
+		'$(DESTDIR)$(UDEVRULESDIR)/60-tiltscroll.rules' '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8' \
+		'$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5' '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
+	-rmdir '$(DESTDIR)$(DOCDIR)' 2>/dev/null
+	@if cmp -s conf/tiltscroll.conf '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; then \
+		echo "rm -f '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'"; rm -f '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; \
+	elif [ -e '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf' ]; then \
+		echo "keeping $(SYSCONFDIR)/tiltscroll.conf: it was changed"; \
+	fi

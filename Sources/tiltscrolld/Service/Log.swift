@@ -2,8 +2,22 @@ import Glibc
 
 /// The daemon's log: one line per event to stderr, each prefixed with the
 /// sd-daemon(3) priority marker (`<3>` error ... `<7>` debug) so the journal
-/// keeps the level when running under systemd. Quiet by default: debug lines
-/// appear only with `--verbose`. Never one line per sample.
+/// keeps the level when running under systemd.
+///
+/// Levels, and what belongs where:
+/// - `error`: the daemon cannot do its job (no accelerometer, uinput refused);
+/// - `warning`: something was ignored or fell back (a corrupt calibration
+///   file, a busy buffer, an invalid configuration on reload);
+/// - `notice`: a state change a user would want in the journal (device
+///   chosen, activated, deactivated, recalibrated, reloaded);
+/// - `info`: start-up details;
+/// - `debug`: diagnostics, shown only with `--verbose` (`threshold = .debug`).
+///
+/// Quiet by default: the threshold is `.info`. Never one line per sample or
+/// per frame, at any level: a caller that reports a repeating condition
+/// (a failing read, a stale sensor) logs when it starts and when it ends,
+/// not each time it recurs. The messages are built only when written (they
+/// are autoclosures), so a disabled `debug` costs one comparison.
 enum Log {
     enum Level: Int32, Comparable {
         case error = 3
@@ -23,25 +37,32 @@ enum Log {
     /// a person reads it instead of the journal.
     nonisolated(unsafe) static var prefixesPriority: Bool = isatty(STDERR_FILENO) == 0
 
-    static func error(_ message: @autoclosure () -> String) { write(.error, message()) }
-    static func warning(_ message: @autoclosure () -> String) { write(.warning, message()) }
-    static func notice(_ message: @autoclosure () -> String) { write(.notice, message()) }
-    static func info(_ message: @autoclosure () -> String) { write(.info, message()) }
-    static func debug(_ message: @autoclosure () -> String) {
-        guard threshold >= .debug else { return }
-        write(.debug, message())
-    }
+    static func error(_ message: @autoclosure () -> String) { write(.error, message) }
+    static func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
+    static func notice(_ message: @autoclosure () -> String) { write(.notice, message) }
+    static func info(_ message: @autoclosure () -> String) { write(.info, message) }
+    static func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
 
-    static func write(_ level: Level, _ message: String) {
-        guard level <= threshold else { return }
-        let line = format(level, message, prefixed: prefixesPriority)
-        var bytes = Array(line.utf8)
+    /// Whether a message at `level` would be written.
+    static func isEnabled(_ level: Level) -> Bool { level <= threshold }
+
+    static func write(_ level: Level, _ message: String) { write(level) { message } }
+
+    static func write(_ level: Level, _ message: () -> String) {
+        guard isEnabled(level) else { return }
+        var bytes = Array(format(level, message(), prefixed: prefixesPriority).utf8)
         bytes.append(0x0A)
         bytes.withUnsafeBytes { _ = FileDescriptor(rawValue: STDERR_FILENO).writeAll($0) }
     }
 
-    /// One log line without its newline.
+    /// The log text for one message, without the final newline. Each line of
+    /// a multi-line message gets the prefix: the journal splits stderr at
+    /// newlines, and an unprefixed line would be stored at the default level.
     static func format(_ level: Level, _ message: String, prefixed: Bool) -> String {
-        prefixed ? "<\(level.rawValue)>\(message)" : message
+        guard prefixed else { return message }
+        let prefix = "<\(level.rawValue)>"
+        return message.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map { prefix + $0 }
+            .joined(separator: "\n")
     }
 }

@@ -1,0 +1,15 @@
+import Glibc
+
+/// Process-level system calls: who we are and signalling another process.
+enum ProcessCalls {
+    /// `getpid(2)`.
+    static var currentID: Int32 { getpid() }
+
+    /// `kill(2)`: sends `signal` to `pid`. `signal` 0 only checks that the
+    /// process exists and may be signalled (`ESRCH` when it does not exist,
+    /// `EPERM` when it exists but belongs to someone else).
+    static func send(signal: Int32, to pid: Int32) -> Result<Void, SystemError> {
+        guard pid > 0 else { return .failure(SystemError(code: ESRCH, operation: "kill \(pid)")) }
+        return retryingOnInterrupt("kill \(pid)") { Glibc.kill(pid, signal) }.map { _ in () }
+    }
+}
