@@ -12,6 +12,13 @@ public struct ReplayStep: Equatable, Sendable {
     /// What a frame step emitted; nil for samples and empty frames.
     public var frame: ScrollFrame?
     public var readout: ScrollReadout
+
+    public init(time: Double, event: Event, frame: ScrollFrame?, readout: ScrollReadout) {
+        self.time = time
+        self.event = event
+        self.frame = frame
+        self.readout = readout
+    }
 }
 
 /// Totals over a replay so far.

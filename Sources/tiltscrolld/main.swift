@@ -1,19 +1,30 @@
 import Glibc
 
-// `--list-devices`: the accelerometers discovery finds, with where each
-// setting came from. (The lead's full command line replaces this file.)
-if CommandLine.arguments.dropFirst().contains("--list-devices") {
-    switch DeviceDiscovery.enumerate(matrixOverride: nil) {
-    case .failure(let error):
-        Log.error(error.message)
-        exit(1)
-    case .success(let devices) where devices.isEmpty:
-        if case .failure(let error) = DeviceDiscovery.choose(from: devices, name: nil) { Log.error(error.message) }
-        exit(1)
-    case .success(let devices):
-        print(renderDeviceTable(devices), terminator: "")
-        exit(0)
-    }
+// tiltscrolld: parse the command line, run the one action it names.
+let options: CommandLineOptions
+switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let parsed): options = parsed
+case .failure(let error):
+    Log.error("tiltscrolld: \(error)\nTry 'tiltscrolld --help'.")
+    exit(2)
 }
+if options.verbose { Log.threshold = .debug }
 
-print("tiltscrolld")
+let status: Int32
+switch options.action {
+case .help:
+    StandardOutput.write(CommandLineOptions.usage + "\n")
+    status = 0
+case .version:
+    StandardOutput.write("tiltscrolld \(Commands.version)\n")
+    status = 0
+case .checkConfig: status = Commands.checkConfig(options)
+case .listDevices: status = Commands.listDevices(options)
+case .demo: status = Commands.replay(traceText: DemoTrace.text, origin: "the demo trace", options: options)
+case .replay(let path): status = Commands.replayFile(path, options: options)
+case .calibrate: status = Commands.control(.calibrate)
+case .toggle: status = Commands.control(.toggle)
+case .monitor: status = Commands.runDaemon(options, output: .monitor)
+case .run: status = Commands.runDaemon(options, output: options.dryRun ? .print : .uinput)
+}
+exit(status)

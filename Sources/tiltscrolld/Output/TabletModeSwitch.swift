@@ -38,7 +38,7 @@ final class TabletModeSwitch {
     /// hides switches from the activation policy.
     static func scan(directory: String = inputDirectory) -> [TabletModeSwitch] {
         let names: [String]
-        switch DirectoryEntries.names(in: directory) {
+        switch FileSystem.directoryEntries(directory) {
         case .success(let found): names = found
         case .failure(let error):
             // No /dev/input at all (a container, a minimal VM): there is no switch.

@@ -4,7 +4,7 @@ import Glibc
 /// and whole-file reads of small files, with the same error reporting as
 /// `FileDescriptor`. Used where files must survive a crash intact: write a
 /// temporary file, sync it, rename it over the old one, sync the directory.
-enum FileSystem {
+extension FileSystem {
     /// `rename(2)`: atomically replaces `destination` when both are in one file system.
     static func rename(_ source: String, to destination: String) -> Result<Void, SystemError> {
         retryingOnInterrupt("rename \(source) to \(destination)") { Glibc.rename(source, destination) }.map { _ in () }
@@ -28,18 +28,21 @@ enum FileSystem {
     }
 
     /// The whole content of a small file (a PID file, `/proc/PID/comm`, the
-    /// calibration file), read with `O_NOFOLLOW`. A file longer than `limit`
-    /// bytes is an error (`EFBIG`): these files are tiny, and a huge one is
-    /// not ours.
-    static func readSmallFile(_ path: String, limit: Int) -> Result<[UInt8], SystemError> {
+    /// calibration file, the configuration, a trace). A file longer than
+    /// `limit` bytes is an error (`EFBIG`): a huge one is not ours. Read from
+    /// the descriptor rather than trusting `st_size`, so pipes such as
+    /// `--config /dev/stdin` work too. Files the daemon writes itself are read
+    /// with `O_NOFOLLOW`; files a user names (`followingLinks`) may be links.
+    static func readSmallFile(_ path: String, limit: Int, followingLinks: Bool = false) -> Result<[UInt8], SystemError>
+    {
         let fd: FileDescriptor
-        switch FileDescriptor.open(path, [.readOnly, .noFollow]) {
+        switch FileDescriptor.open(path, followingLinks ? .readOnly : [.readOnly, .noFollow]) {
         case .success(let opened): fd = opened
         case .failure(let error): return .failure(error)
         }
         defer { fd.close() }
         var content: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 512)
+        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count: Int
             switch chunk.withUnsafeMutableBytes({ fd.readStream(into: $0) }) {

@@ -38,6 +38,12 @@ struct Poller {
         return .success(())
     }
 
+    /// Whether `descriptor` was watched this round and has input, for
+    /// callers whose list of descriptors may have changed since the wait.
+    func isReadable(_ descriptor: FileDescriptor) -> Bool {
+        entries.indices.contains { entries[$0].fd == descriptor.rawValue && isReadable($0) }
+    }
+
     /// Whether the descriptor in `slot` has input (or an error or hang-up,
     /// which its reader must see to notice).
     func isReadable(_ slot: Int) -> Bool {

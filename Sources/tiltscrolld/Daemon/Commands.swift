@@ -1,0 +1,101 @@
+import Glibc
+import ScrollPhysics
+
+/// The one-shot actions of the command line, each returning an exit status.
+enum Commands {
+    static let version = "0.1.0"
+
+    /// Loads the configuration the options name, printing the error if it is invalid.
+    static func loadConfiguration(_ options: CommandLineOptions) -> Configuration? {
+        let source = options.configSource
+        switch Configuration.load(path: source.path, required: source.required) {
+        case .success(let configuration): return configuration
+        case .failure(let error):
+            Log.error("\(error)")
+            return nil
+        }
+    }
+
+    static func checkConfig(_ options: CommandLineOptions) -> Int32 {
+        guard let configuration = loadConfiguration(options) else { return 1 }
+        StandardOutput.write(configuration.renderEffective())
+        return 0
+    }
+
+    static func listDevices(_ options: CommandLineOptions) -> Int32 {
+        guard let configuration = loadConfiguration(options) else { return 1 }
+        switch DeviceDiscovery.enumerate(matrixOverride: configuration.device.mountMatrix) {
+        case .failure(let error):
+            Log.error(error.message)
+            return 1
+        case .success(let devices) where devices.isEmpty:
+            if case .failure(let error) = DeviceDiscovery.choose(from: devices, name: nil) { Log.error(error.message) }
+            return 1
+        case .success(let devices):
+            StandardOutput.write(renderDeviceTable(devices))
+            return 0
+        }
+    }
+
+    /// `--demo` and `--replay`: a trace through the configured physics, frame by frame.
+    static func replay(traceText: String, origin: String, options: CommandLineOptions) -> Int32 {
+        guard let configuration = loadConfiguration(options) else { return 1 }
+        let trace: Trace
+        do {
+            trace = try Trace.parse(traceText)
+        } catch {
+            Log.error("\(origin): \(error)")
+            return 1
+        }
+        var out = ""
+        out.write(ReplayPrinter.legend + "\n")
+        var printer = ReplayPrinter()
+        var replay = ScrollReplay(trace: trace, settings: configuration.scroll)
+        while let step = replay.next() {
+            printer.write(step, to: &out)
+            if out.utf8.count > 16384 {
+                StandardOutput.write(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        printer.writeSummary(replay.summary, to: &out)
+        StandardOutput.write(out)
+        return 0
+    }
+
+    static func replayFile(_ path: String, options: CommandLineOptions) -> Int32 {
+        switch FileSystem.readSmallFile(path, limit: 64 << 20, followingLinks: true) {
+        case .failure(let error):
+            Log.error("Cannot read the trace: \(error)")
+            return 1
+        case .success(let bytes):
+            return replay(traceText: String(decoding: bytes, as: UTF8.self), origin: path, options: options)
+        }
+    }
+
+    static func control(_ request: ControlRequest) -> Int32 {
+        switch ControlClient.send(request) {
+        case .success(let pid):
+            StandardOutput.write("Sent \(SignalChannel.name(request.signal)) to tiltscrolld (PID \(pid)).\n")
+            return 0
+        case .failure(let error):
+            Log.error("\(error)")
+            return 1
+        }
+    }
+
+    static func runDaemon(_ options: CommandLineOptions, output: FrameOutput) -> Int32 {
+        guard let configuration = loadConfiguration(options) else { return 1 }
+        let signals: SignalChannel
+        switch SignalChannel.open() {
+        case .success(let channel): signals = channel
+        case .failure(let error):
+            Log.error("Cannot receive signals: \(error)")
+            return 1
+        }
+        let daemon = Daemon(
+            configuration: configuration, configSource: options.configSource, output: output, signals: signals,
+            now: MonotonicClock.now())
+        return daemon.run()
+    }
+}

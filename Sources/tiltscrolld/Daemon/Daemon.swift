@@ -1,0 +1,254 @@
+import Glibc
+import ScrollPhysics
+
+/// Where scroll frames go.
+enum FrameOutput: Equatable {
+    /// The uinput device: the daemon's purpose.
+    case uinput
+    /// `--dry-run`: one printed line per frame, no uinput needed.
+    case print
+    /// `--monitor`: nothing is emitted; the terminal view shows the state.
+    case monitor
+}
+
+/// The running daemon: one thread, one `poll()` loop.
+///
+/// Every source of events is a descriptor or a deadline: signals (signalfd),
+/// udev hotplug (netlink), tablet-mode switches (evdev), the sensor (a buffer
+/// descriptor, or a read deadline when polling sysfs), the physics' output
+/// clock, a re-acquire back-off and the systemd watchdog. With nothing to do
+/// (scrolling off, or held still) no deadline exists except the watchdog's,
+/// and the process sleeps in `poll()`.
+final class Daemon {
+    var configuration: Configuration
+    let configSource: (path: String, required: Bool)
+    let output: FrameOutput
+
+    var engine: ScrollEngine
+    var activation: Activation
+    let signals: SignalChannel
+    var deviceMonitor: DeviceMonitor?
+    var switches: [TabletModeSwitch] = []
+
+    /// The accelerometer chosen, while one is known.
+    var device: AccelerometerDevice?
+    /// Its mount matrix, kept apart for the per-sample path.
+    var mountMatrix = MountMatrix.identity
+    /// The open capture, only while scrolling is active.
+    var source: SampleSource?
+    /// Reads are held back until then after the driver refused them (another
+    /// process's buffer running).
+    var holdReadsUntil: Double?
+    var scrollDevice: ScrollDevice?
+
+    /// When to try again to open a sensor that exists but failed to open.
+    var reacquireAt: Double?
+    var reacquireDelay = Daemon.firstRetryDelay
+    static let firstRetryDelay = 1.0
+    static let longestRetryDelay = 30.0
+    /// Without a udev monitor nothing announces a returning sensor; look again this often.
+    static let rescanWithoutMonitor = 5.0
+
+    var notifier: ServiceNotifier
+    let calibrationStore: CalibrationStore
+    /// A neutral pose saved by an earlier run, applied on the first activation only.
+    var savedNeutral: Vector3?
+    /// Save the neutral pose once the engine has one (after SIGUSR1).
+    var saveNeutralWhenSet = false
+    var pidFile: PidFile?
+
+    var stopRequested = false
+    var poller = Poller()
+    let startTime: Double
+    var printer = ReplayPrinter()
+    var monitorView: MonitorView?
+    /// The latest sample before and after the mount matrix, for the monitor.
+    var lastRaw = Vector3.zero
+    var lastCorrected = Vector3.zero
+    /// The last status line sent to systemd and logged, to send only changes.
+    var lastStatus = ""
+    /// Emission failures are logged once per streak, not once per frame.
+    var emitFailing = false
+
+    init(
+        configuration: Configuration, configSource: (path: String, required: Bool), output: FrameOutput,
+        signals: SignalChannel, now: Double
+    ) {
+        self.configuration = configuration
+        self.configSource = configSource
+        self.output = output
+        self.signals = signals
+        self.engine = ScrollEngine(settings: configuration.scroll)
+        // The monitor shows the sensor whatever the activation says.
+        self.activation = Activation(mode: output == .monitor ? .always : configuration.activation.when)
+        self.notifier = ServiceNotifier(now: now)
+        self.calibrationStore = CalibrationStore.fromEnvironment()
+        self.startTime = now
+    }
+
+    // MARK: - Start and stop
+
+    /// Finds the sensor, starts the services around it and runs the loop
+    /// until SIGTERM or SIGINT. Returns the process exit status.
+    func run() -> Int32 {
+        let now = MonotonicClock.now()
+        switch chooseDevice() {
+        case .failure(let error):
+            Log.error(error.message)
+            return 1
+        case .success(let chosen):
+            adopt(chosen)
+        }
+        if output != .monitor, let chosen = device {
+            savedNeutral = loadSavedNeutral(for: chosen)
+        }
+        switch DeviceMonitor.open() {
+        case .success(let monitor): deviceMonitor = monitor
+        case .failure(let error):
+            Log.warning(
+                "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Daemon.rescanWithoutMonitor)) s instead"
+            )
+        }
+        scanSwitchesIfNeeded()
+        if output == .uinput {
+            switch PidFile.create() {
+            case .success(let file): pidFile = file
+            case .failure(let error): Log.debug("No PID file: \(error)")
+            }
+        }
+        if output == .monitor {
+            monitorView = MonitorView(settings: configuration.scroll, now: now)
+        }
+
+        reconcile(now: now)
+        if output == .uinput, source != nil, scrollDevice == nil {
+            // Without a uinput device there is nothing to do; say why and stop.
+            shutDown()
+            return 1
+        }
+        notifier.ready(status: statusLine())
+        lastStatus = statusLine()
+        Log.info(lastStatus)
+
+        loop()
+        shutDown()
+        return 0
+    }
+
+    /// Everything the daemon changed goes back: sysfs settings, the uinput
+    /// device, the PID file, the signal mask.
+    func shutDown() {
+        notifier.stopping()
+        releaseSensor()
+        monitorView?.finish()
+        deviceMonitor?.close()
+        for sw in switches { sw.close() }
+        switches.removeAll()
+        pidFile?.remove()
+        signals.close()
+    }
+
+    // MARK: - The loop
+
+    func loop() {
+        while !stopRequested {
+            let now = MonotonicClock.now()
+            poller.reset()
+            let signalSlot = poller.watch(signals.descriptor)
+            let monitorSlot = deviceMonitor.map { poller.watch($0.descriptor) }
+            for sw in switches { poller.watch(sw.descriptor) }
+            let sourceSlot = source?.pollDescriptor.map { poller.watch($0) }
+
+            if case .failure(let error) = poller.wait(until: nextDeadline(now: now), now: now) {
+                Log.error("\(error); stopping")
+                return
+            }
+            let woke = MonotonicClock.now()
+
+            if poller.isReadable(signalSlot) { handleSignals(now: woke) }
+            if let monitorSlot, poller.isReadable(monitorSlot) { handleDeviceEvents(now: woke) }
+            handleSwitches()
+            captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
+            emitDueFrame(now: woke)
+            notifier.pingWatchdogIfDue(now: woke)
+            if monitorView != nil { monitorView?.redrawIfDue(now: woke, snapshot: monitorSnapshot()) }
+            reconcile(now: woke)
+        }
+    }
+
+    /// The earliest time anything needs the loop; nil sleeps until an event.
+    func nextDeadline(now: Double) -> Double? {
+        var deadline: Double? = nil
+        func consider(_ time: Double?) {
+            guard let time else { return }
+            deadline = min(deadline ?? time, time)
+        }
+        if let source {
+            if let hold = holdReadsUntil { consider(hold) } else { consider(source.nextReadTime(now: now)) }
+        }
+        consider(engine.nextFrameTime)
+        consider(reacquireAt)
+        consider(notifier.nextWatchdogPing)
+        consider(monitorView?.nextRedraw)
+        return deadline
+    }
+
+    // MARK: - Samples and frames
+
+    func captureSamples(now: Double, descriptorReady: Bool) {
+        guard let source else { return }
+        if let hold = holdReadsUntil {
+            guard now >= hold else { return }
+            holdReadsUntil = nil
+        }
+        if source.pollDescriptor != nil {
+            guard descriptorReady else { return }
+        } else {
+            guard let due = source.nextReadTime(now: now), due <= now else { return }
+        }
+        let matrix = mountMatrix
+        let status = source.read(now: now) { sample in
+            let corrected = matrix.apply(sample.acceleration)
+            lastRaw = sample.acceleration
+            lastCorrected = corrected
+            engine.feed(corrected, at: sample.time)
+        }
+        switch status {
+        case .ok: break
+        case .retryLater(let until): holdReadsUntil = until
+        case .failed(let error): lose(error, now: now)
+        }
+        if saveNeutralWhenSet, let neutral = engine.neutral, let device {
+            saveNeutralWhenSet = false
+            saveNeutral(neutral, for: device)
+        }
+    }
+
+    func emitDueFrame(now: Double) {
+        guard let due = engine.nextFrameTime, due <= now else { return }
+        guard let frame = engine.frame(at: now) else { return }
+        switch output {
+        case .uinput:
+            guard let scrollDevice else { return }
+            switch scrollDevice.emit(frame) {
+            case .success:
+                if emitFailing {
+                    emitFailing = false
+                    Log.info("Scroll events flow again")
+                }
+            case .failure(let error):
+                if !emitFailing {
+                    emitFailing = true
+                    Log.warning("Cannot emit scroll events: \(error)")
+                }
+            }
+        case .print:
+            var line = ""
+            printer.write(
+                ReplayStep(time: now - startTime, event: .frame, frame: frame, readout: engine.readout), to: &line)
+            StandardOutput.write(line)
+        case .monitor:
+            monitorView?.record(frame)
+        }
+    }
+}
