@@ -111,6 +111,26 @@ state = show("ActiveState", "StatusText")
 check("the unit is active again after the reload", state.get("ActiveState") == "active", state)
 check("the status after the reload shows", state.get("StatusText") == "reloaded", state)
 
+# --- tiltscrolld --calibrate finds the daemon through systemd (sd-bus). ---
+# The package's own Swift test of ControlClient runs from this process, so
+# the MainPID systemd reports over the system bus is this probe's, and the
+# request must arrive here as SIGUSR1.
+calibrations = []
+signal.signal(signal.SIGUSR1, lambda number, frame: calibrations.append(number))
+tests = read("/usr/local/libexec/tiltscroll-probe.tests") if os.path.exists("/usr/local/libexec/tiltscroll-probe.tests") else ""
+if tests:
+    environment = dict(os.environ, TILTSCROLL_EXPECT_SYSTEMD_MAINPID=str(os.getpid()))
+    environment.pop("NOTIFY_SOCKET")
+    result = subprocess.run([tests, "--testing-library", "swift-testing", "--filter", "ServiceControlThroughSystemd"],
+                            env=environment, capture_output=True, text=True, timeout=600)
+    output = result.stdout + result.stderr
+    ran = "systemdNamesTheMainPIDAndTheRequestReachesIt() passed" in output and "skipped" not in output
+    check("ControlClient's test through systemd's MainPID passes", result.returncode == 0 and ran,
+          output.strip().splitlines()[-5:])
+    check("its --calibrate request arrived here as SIGUSR1", calibrations == [signal.SIGUSR1], calibrations)
+else:
+    print("# no test binary: ControlClient through systemd not checked", flush=True)
+
 # --- The accelerometer's sysfs attributes: writable. ---
 devices = [d for d in glob.glob("/sys/bus/iio/devices/iio:device*") if os.path.exists(d + "/in_accel_x_raw")]
 check("the accelerometer is visible", len(devices) == 1, devices)
