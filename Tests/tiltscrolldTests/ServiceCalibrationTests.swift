@@ -36,6 +36,18 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         #expect(parsed == record)
     }
 
+    @Test func writesTheDocumentedFormat() {
+        #expect(
+            CalibrationFormat.format(sample) == """
+                # tiltscroll calibration (tiltscrolld(8), FILES); written by tiltscrolld
+                version=1
+                device-name=accel_3d
+                device-path=/sys/devices/pci0000:00/0000:00:12.0/HID-SENSOR-200073.2.auto/iio:device0
+                neutral=0.0 -0.7071067811865476 -0.7071067811865476
+
+                """)
+    }
+
     @Test func readsCommentsBlankLinesSpacesAndCRLF() throws {
         let file =
             "# saved\r\n\r\n version = 1 \r\ndevice-name=lis3dh-accel\r\n"

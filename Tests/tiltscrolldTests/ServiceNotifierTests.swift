@@ -35,6 +35,11 @@ final class NotifySocketListener {
         directory.remove()
     }
 
+    /// Discards datagrams left by an earlier test.
+    func drain() {
+        while receive(timeout: 0) != nil {}
+    }
+
     /// The next datagram, or nil if none arrives within `timeout` seconds.
     func receive(timeout: Double = 2) -> String? {
         var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -48,11 +53,24 @@ final class NotifySocketListener {
 
 /// sd_notify(3) reads `$NOTIFY_SOCKET` itself, so these tests set it in the
 /// process environment; they run one at a time, and no other test reads it.
+///
+/// Other suites run in parallel and glibc's getenv is not safe against a
+/// setenv that adds a variable (the array may be reallocated), so the three
+/// variables are added once, together, and afterwards only overwritten in
+/// place, never unset.
 @Suite(.serialized) struct ServiceNotifierProtocol {
-    private func withListener(_ body: (NotifySocketListener) throws -> Void) rethrows {
+    nonisolated(unsafe) static let listener: NotifySocketListener = {
         let listener = NotifySocketListener()
         setenv("NOTIFY_SOCKET", listener.path, 1)
-        defer { unsetenv("NOTIFY_SOCKET") }
+        setenv("WATCHDOG_USEC", "0", 1)
+        setenv("WATCHDOG_PID", "0", 1)
+        return listener
+    }()
+
+    private func withListener(_ body: (NotifySocketListener) throws -> Void) rethrows {
+        let listener = Self.listener
+        setenv("NOTIFY_SOCKET", listener.path, 1)
+        listener.drain()
         try body(listener)
     }
 
@@ -135,11 +153,10 @@ final class NotifySocketListener {
     }
 
     @Test func theEnvironmentIsReadAsSystemdSetsIt() {
-        unsetenv("NOTIFY_SOCKET")
-        #expect(ServiceNotifier.Environment.current() == .init(notifySocket: nil, watchdogInterval: nil))
-
+        _ = Self.listener
         setenv("NOTIFY_SOCKET", "", 1)
-        #expect(ServiceNotifier.Environment.current().notifySocket == nil)
+        setenv("WATCHDOG_USEC", "0", 1)
+        #expect(ServiceNotifier.Environment.current() == .init(notifySocket: nil, watchdogInterval: nil))
 
         setenv("NOTIFY_SOCKET", "/run/systemd/notify", 1)
         setenv("WATCHDOG_USEC", "30000000", 1)
@@ -151,9 +168,9 @@ final class NotifySocketListener {
         setenv("WATCHDOG_PID", "\(getppid())", 1)
         #expect(ServiceNotifier.Environment.current().watchdogInterval == nil)
 
-        unsetenv("WATCHDOG_USEC")
-        unsetenv("WATCHDOG_PID")
-        unsetenv("NOTIFY_SOCKET")
+        setenv("WATCHDOG_USEC", "0", 1)
+        setenv("WATCHDOG_PID", "0", 1)
+        setenv("NOTIFY_SOCKET", "", 1)
     }
 
     @Test func messagesAreExact() {

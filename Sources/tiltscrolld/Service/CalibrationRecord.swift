@@ -109,7 +109,9 @@ enum CalibrationFormat {
         for key in keys where values[key] == nil {
             return .failure(.init(message: "'\(key)' is missing"))
         }
-        let version = values["version"]!
+        guard let version = values["version"], let name = values["device-name"], let path = values["device-path"],
+            let neutral = values["neutral"]
+        else { return .failure(.init(message: "a key is missing")) }
         guard DecimalNumber.parseInteger(version.value) == Int64(self.version) else {
             return .failure(
                 .init(
@@ -117,15 +119,12 @@ enum CalibrationFormat {
                     message: "version '\(version.value)' is not \(self.version) (another tiltscroll wrote it)")
             )
         }
-        let name = values["device-name"]!
         if let problem = problemWithName(String(name.value)) {
             return .failure(.init(line: name.line, message: problem))
         }
-        let path = values["device-path"]!
         if let problem = problemWithPath(String(path.value)) {
             return .failure(.init(line: path.line, message: problem))
         }
-        let neutral = values["neutral"]!
         let fields = neutral.value.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count == 3 else {
             return .failure(.init(line: neutral.line, message: "neutral needs 3 numbers, got \(fields.count)"))
