@@ -72,6 +72,20 @@ import Testing
         #expect(source == .udevProperty)
     }
 
+    @Test func readsNothingMoreOnceASourceDecided() {
+        var consulted: [String] = []
+        func attribute(_ name: String, _ value: String?) -> String? {
+            consulted.append(name)
+            return value
+        }
+        _ = SensorLocation.resolve(
+            udevProperty: "display", label: attribute("label", "accel-base"), location: attribute("location", nil))
+        #expect(consulted.isEmpty)
+        _ = SensorLocation.resolve(
+            udevProperty: nil, label: attribute("label", "accel-base"), location: attribute("location", nil))
+        #expect(consulted == ["label"])
+    }
+
     @Test func labelWinsOverLocation() {
         let (location, source) = SensorLocation.resolve(udevProperty: nil, label: "accel-base", location: "lid")
         #expect(location == .base)
@@ -258,6 +272,19 @@ import Testing
             existingTriggers: ["bmc150_accel-any-motion-dev1", "bmc150_accel-dev1"])
         #expect(trigger == .own("bmc150_accel-dev1"))
         #expect(trigger.nameToSet == "bmc150_accel-dev1")
+    }
+
+    @Test func listsTriggersOnlyWhenNoneIsSet() {
+        var listed = false
+        func triggers() -> [String] {
+            listed = true
+            return []
+        }
+        _ = BufferTrigger.decide(
+            currentTrigger: "accel_3d-dev0", ownName: "accel_3d-dev0", existingTriggers: triggers())
+        #expect(!listed)
+        _ = BufferTrigger.decide(currentTrigger: "", ownName: "accel_3d-dev0", existingTriggers: triggers())
+        #expect(listed)
     }
 
     @Test func hasNoUsableTriggerWithoutOne() {

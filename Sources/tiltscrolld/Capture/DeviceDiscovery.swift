@@ -84,10 +84,9 @@ enum DeviceDiscovery {
             deviceNode = "/dev/" + record.sysName
         }
 
-        let label = try? directory.readIfPresent("label").get()
-        let locationText = try? directory.readIfPresent("location").get()
         let (location, locationSource) = SensorLocation.resolve(
-            udevProperty: record.location, label: label ?? nil, location: locationText ?? nil)
+            udevProperty: record.location, label: (try? directory.readIfPresent("label").get()) ?? nil,
+            location: (try? directory.readIfPresent("location").get()) ?? nil)
 
         var sysfsMatrices: [(attribute: String, text: String)] = []
         if matrixOverride == nil && record.mountMatrix == nil {
