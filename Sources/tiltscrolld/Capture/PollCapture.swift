@@ -65,7 +65,7 @@ final class PollCapture: SampleSource {
             switch FileDescriptor.open(path, .readOnly) {
             case .success(let descriptor): opened.append(descriptor)
             case .failure(let error):
-                opened.forEach { $0.close() }
+                for descriptor in opened { descriptor.close() }
                 return .failure(.system(error, doing: "open \(path)"))
             }
         }
@@ -78,7 +78,7 @@ final class PollCapture: SampleSource {
             case .success(let actual): deviceRate = actual
             case .failure(let error):
                 journal.restoreAll()
-                opened.forEach { $0.close() }
+                for descriptor in opened { descriptor.close() }
                 return .failure(error)
             }
         }
