@@ -1,3 +1,4 @@
+import Glibc
 import ScrollPhysics
 import Testing
 
@@ -69,6 +70,20 @@ import Testing
             udevProperty: "base", label: "accel-display", location: "lid")
         #expect(location == .base)
         #expect(source == .udevProperty)
+    }
+
+    @Test func readsNothingMoreOnceASourceDecided() {
+        var consulted: [String] = []
+        func attribute(_ name: String, _ value: String?) -> String? {
+            consulted.append(name)
+            return value
+        }
+        _ = SensorLocation.resolve(
+            udevProperty: "display", label: attribute("label", "accel-base"), location: attribute("location", nil))
+        #expect(consulted.isEmpty)
+        _ = SensorLocation.resolve(
+            udevProperty: nil, label: attribute("label", "accel-base"), location: attribute("location", nil))
+        #expect(consulted == ["label"])
     }
 
     @Test func labelWinsOverLocation() {
@@ -217,6 +232,19 @@ import Testing
         #expect(SamplingFrequencyChoice.choose(current: 0, wanted: 12.5, available: nil)?.text == "12.5")
     }
 
+    @Test func stepsToTheNextListedValue() {
+        let lis3dh = AvailableFrequencies.parse("1 10 25 50 100 200 400 1600 \n")
+        #expect(SamplingFrequencyChoice.next(above: 50, available: lis3dh)?.text == "100")
+        #expect(SamplingFrequencyChoice.next(above: 400, available: lis3dh)?.text == "1600")
+        #expect(SamplingFrequencyChoice.next(above: 1600, available: lis3dh) == nil)
+        #expect(SamplingFrequencyChoice.next(above: 50, available: nil) == nil)
+        let range = AvailableFrequencies.range(minimum: 10, step: 5, maximum: 30)
+        #expect(SamplingFrequencyChoice.next(above: 12, available: range)?.value == 15)
+        #expect(SamplingFrequencyChoice.next(above: 15, available: range)?.value == 20)
+        #expect(SamplingFrequencyChoice.next(above: 1, available: range)?.value == 10)
+        #expect(SamplingFrequencyChoice.next(above: 30, available: range) == nil)
+    }
+
     @Test func writesPlainDecimalsDriversAccept() {
         #expect(FrequencyValue.plainText(100) == "100")
         #expect(FrequencyValue.plainText(0.781) == "0.781")
@@ -244,6 +272,19 @@ import Testing
             existingTriggers: ["bmc150_accel-any-motion-dev1", "bmc150_accel-dev1"])
         #expect(trigger == .own("bmc150_accel-dev1"))
         #expect(trigger.nameToSet == "bmc150_accel-dev1")
+    }
+
+    @Test func listsTriggersOnlyWhenNoneIsSet() {
+        var listed = false
+        func triggers() -> [String] {
+            listed = true
+            return []
+        }
+        _ = BufferTrigger.decide(
+            currentTrigger: "accel_3d-dev0", ownName: "accel_3d-dev0", existingTriggers: triggers())
+        #expect(!listed)
+        _ = BufferTrigger.decide(currentTrigger: "", ownName: "accel_3d-dev0", existingTriggers: triggers())
+        #expect(listed)
     }
 
     @Test func hasNoUsableTriggerWithoutOne() {
@@ -284,5 +325,31 @@ import Testing
         #expect(
             ScanTimestamps.monotonicSeconds(timestamp: now + 1_000_000_000, offset: 0, now: now, fallback: 7) == 7)
         #expect(ScanTimestamps.monotonicSeconds(timestamp: .max, offset: .max, now: now, fallback: 7) == 7)
+    }
+}
+
+@Suite struct CaptureRawReadBackoff {
+    @Test func treatsBusyAndTimeoutsAsRefusalsAndEverythingElseAsFailure() {
+        #expect(RawReadBackoff.isRefusal(EBUSY))
+        #expect(RawReadBackoff.isRefusal(EAGAIN))
+        #expect(RawReadBackoff.isRefusal(ETIMEDOUT))
+        #expect(!RawReadBackoff.isRefusal(ENODEV))
+        #expect(!RawReadBackoff.isRefusal(EIO))
+        #expect(!RawReadBackoff.isRefusal(EINVAL))
+    }
+
+    @Test func waitsASecondAndReportsOnlyTheFirstRefusal() {
+        var backoff = RawReadBackoff()
+        #expect(backoff.retryTime(at: 10) == nil)
+        #expect(backoff.refused(at: 10) == (until: 11, isNew: true))
+        #expect(backoff.retryTime(at: 10.5) == 11)
+        #expect(backoff.retryTime(at: 11) == nil)
+        #expect(backoff.refused(at: 11) == (until: 12, isNew: false))
+        let ended = backoff.succeeded()
+        #expect(ended)
+        #expect(backoff.retryTime(at: 11.5) == nil)
+        let endedAgain = backoff.succeeded()
+        #expect(!endedAgain)
+        #expect(backoff.refused(at: 20).isNew)
     }
 }

@@ -112,41 +112,22 @@ final class BufferCapture: SampleSource {
     /// The channels a capture enables; every other one is disabled meanwhile.
     static let wantedChannels: Set<String> = ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"]
 
+    /// The setup steps after the node is open, in the order the kernel
+    /// needs them (everything before `buffer/enable`, which must come last).
     private static func start(
         _ device: AccelerometerDevice, node: FileDescriptor, journal: SettingsJournal, rate: Double
-    )
-        -> Result<BufferCapture, CaptureError>
-    {
+    ) -> Result<BufferCapture, CaptureError> {
         let directory = device.directory
         let channels: [String]
-        switch FileSystem.directoryEntries(directory.attributePath("scan_elements")) {
-        case .success(let entries):
-            channels = entries.filter { $0.hasSuffix("_en") }.map { String($0.dropLast(3)) }
-        case .failure(let error):
-            return .failure(.system(error, doing: "list \(directory.attributePath("scan_elements"))"))
+        switch enableWantedChannels(directory, journal: journal) {
+        case .success(let listed): channels = listed
+        case .failure(let error): return .failure(error)
         }
-        for channel in channels {
-            if case .failure(let error) = setChannel(
-                channel, enabled: wantedChannels.contains(channel), on: directory, journal: journal)
-            {
-                return .failure(error)
-            }
+        let trigger: BufferTrigger
+        switch setTrigger(device, journal: journal) {
+        case .success(let set): trigger = set
+        case .failure(let error): return .failure(error)
         }
-
-        let trigger = BufferTrigger.find(for: directory, deviceName: device.name, sysName: device.sysName)
-        guard trigger.isUsable else {
-            return .failure(
-                CaptureError(
-                    kind: .unsupported,
-                    message: "\(device.name) (\(device.sysfsPath)) has no trigger set and no trigger of its own"))
-        }
-        if let name = trigger.nameToSet {
-            let path = directory.attributePath("trigger/current_trigger")
-            if case .failure(let error) = journal.change(path, to: name, from: "") {
-                return .failure(.system(error, doing: "write \(name) to \(path)"))
-            }
-        }
-
         var deviceRate: Double? = nil
         if let frequency = SamplingFrequency.find(in: directory) {
             switch frequency.raise(to: rate, on: directory, journal: journal) {
@@ -154,7 +135,6 @@ final class BufferCapture: SampleSource {
             case .failure(let error): return .failure(error)
             }
         }
-
         let layout: ScanLayout
         switch readLayout(directory, channels: channels) {
         case .success(let read): layout = read
@@ -170,35 +150,13 @@ final class BufferCapture: SampleSource {
         }
         let timestamp = layout.element(named: "in_timestamp")
         let clock = timestamp == nil ? nil : TimestampClockSetting.prepare(directory, journal: journal)
-
-        switch directory.read("buffer/length") {
-        case .success(let text):
-            if let length = Int(text), length >= bufferLength {
-                break
-            }
-            let path = directory.attributePath("buffer/length")
-            if case .failure(let error) = journal.change(path, to: String(bufferLength), from: text) {
-                return .failure(.system(error, doing: "write \(bufferLength) to \(path)"))
-            }
-        case .failure(let error): return .failure(error)
-        }
-
+        if case .failure(let error) = setLength(directory, journal: journal) { return .failure(error) }
         let calibration: AccelCalibration
         switch AccelCalibration.read(from: directory) {
         case .success(let read): calibration = read
         case .failure(let error): return .failure(error)
         }
-
-        let enable = directory.attributePath("buffer/enable")
-        if case .failure(let error) = journal.change(enable, to: "1", from: "0") {
-            var failure = CaptureError.system(error, doing: "enable the buffer of \(device.name) (\(enable))")
-            if error.code == EINVAL {
-                failure = CaptureError(
-                    kind: .unsupported,
-                    message: "\(failure.message): the driver refused this channel set or trigger")
-            }
-            return .failure(failure)
-        }
+        if case .failure(let error) = enableBuffer(device, journal: journal) { return .failure(error) }
 
         let effectiveRate = deviceRate.flatMap { $0 > 0 ? $0 : nil } ?? rate
         Log.info(
@@ -208,6 +166,76 @@ final class BufferCapture: SampleSource {
             BufferCapture(
                 device: device, node: node, journal: journal, calibration: calibration, layout: layout,
                 axes: (x, y, z), timestamp: timestamp, timestampClock: clock, period: 1 / effectiveRate))
+    }
+
+    /// Enables x, y, z and the timestamp and disables every other channel;
+    /// returns the names of all channels.
+    private static func enableWantedChannels(_ directory: DeviceDirectory, journal: SettingsJournal) -> Result<
+        [String], CaptureError
+    > {
+        let scanElements = directory.attributePath("scan_elements")
+        let channels: [String]
+        switch FileSystem.directoryEntries(scanElements) {
+        case .success(let entries): channels = entries.filter { $0.hasSuffix("_en") }.map { String($0.dropLast(3)) }
+        case .failure(let error): return .failure(.system(error, doing: "list \(scanElements)"))
+        }
+        for channel in channels {
+            if case .failure(let error) = setChannel(
+                channel, enabled: wantedChannels.contains(channel), on: directory, journal: journal)
+            {
+                return .failure(error)
+            }
+        }
+        return .success(channels)
+    }
+
+    /// Sets the device's own trigger when none is set (decided again now:
+    /// someone may have set one since discovery).
+    private static func setTrigger(_ device: AccelerometerDevice, journal: SettingsJournal) -> Result<
+        BufferTrigger, CaptureError
+    > {
+        let directory = device.directory
+        let trigger = BufferTrigger.find(for: directory, deviceName: device.name, sysName: device.sysName)
+        guard trigger.isUsable else {
+            return .failure(
+                CaptureError(
+                    kind: .unsupported,
+                    message: "\(device.name) (\(device.sysfsPath)) has no trigger set and no trigger of its own"))
+        }
+        if let name = trigger.nameToSet {
+            let path = directory.attributePath("trigger/current_trigger")
+            if case .failure(let error) = journal.change(path, to: name, from: "") {
+                return .failure(.system(error, doing: "write \(name) to \(path)"))
+            }
+        }
+        return .success(trigger)
+    }
+
+    /// Makes the kernel buffer hold at least `bufferLength` scans.
+    private static func setLength(_ directory: DeviceDirectory, journal: SettingsJournal) -> Result<Void, CaptureError>
+    {
+        let text: String
+        switch directory.read("buffer/length") {
+        case .success(let read): text = read
+        case .failure(let error): return .failure(error)
+        }
+        if let length = Int(text), length >= bufferLength { return .success(()) }
+        let path = directory.attributePath("buffer/length")
+        return journal.change(path, to: String(bufferLength), from: text).mapError {
+            .system($0, doing: "write \(bufferLength) to \(path)")
+        }
+    }
+
+    private static func enableBuffer(_ device: AccelerometerDevice, journal: SettingsJournal) -> Result<
+        Void, CaptureError
+    > {
+        let enable = device.directory.attributePath("buffer/enable")
+        return journal.change(enable, to: "1", from: "0").mapError { error in
+            let failure = CaptureError.system(error, doing: "enable the buffer of \(device.name) (\(enable))")
+            guard error.code == EINVAL else { return failure }
+            return CaptureError(
+                kind: .unsupported, message: "\(failure.message): the driver refused this channel set or trigger")
+        }
     }
 
     private static func setChannel(

@@ -44,11 +44,14 @@ enum BufferTrigger: Equatable, CustomStringConvertible {
     /// Another device's trigger left in `current_trigger` is kept: whoever
     /// set it chose it, and some drivers (bmc150) refuse foreign triggers
     /// only at enable time, which then falls back to polling.
-    static func decide(currentTrigger: String?, ownName: String?, existingTriggers: [String]) -> BufferTrigger {
+    /// The triggers are only listed when one has to be chosen.
+    static func decide(currentTrigger: String?, ownName: String?, existingTriggers: @autoclosure () -> [String])
+        -> BufferTrigger
+    {
         guard let currentTrigger else { return .notNeeded }
         let current = SysfsAttribute.trimmed(currentTrigger)
         if !current.isEmpty { return .current(current) }
-        if let ownName, existingTriggers.contains(ownName) { return .own(ownName) }
+        if let ownName, existingTriggers().contains(ownName) { return .own(ownName) }
         return .unavailable
     }
 

@@ -77,26 +77,20 @@ enum DeviceDiscovery {
         var problem: CaptureError? = nil
         let name = record.name ?? (try? directory.read("name").get()) ?? record.sysName
 
-        var deviceNode: String? = nil
-        if let node = record.deviceNode, FileSystem.exists(node) {
-            deviceNode = node
-        } else if FileSystem.exists("/dev/" + record.sysName) {
-            deviceNode = "/dev/" + record.sysName
-        }
+        let deviceNode = existingDeviceNode(record)
 
-        let label = try? directory.readIfPresent("label").get()
-        let locationText = try? directory.readIfPresent("location").get()
         let (location, locationSource) = SensorLocation.resolve(
-            udevProperty: record.location, label: label ?? nil, location: locationText ?? nil)
+            udevProperty: record.location, label: (try? directory.readIfPresent("label").get()) ?? nil,
+            location: (try? directory.readIfPresent("location").get()) ?? nil)
 
+        // The kernel's matrix is only read when nothing above it decides.
         var sysfsMatrices: [(attribute: String, text: String)] = []
-        if matrixOverride == nil && record.mountMatrix == nil {
-            for attribute in MountMatrixSource.sysfsAttributes where directory.has(attribute) {
-                switch directory.read(attribute) {
-                case .success(let text): sysfsMatrices.append((attribute: attribute, text: text))
-                case .failure(let error): problem = problem ?? error
-                }
-                break
+        if matrixOverride == nil && record.mountMatrix == nil,
+            let attribute = MountMatrixSource.sysfsAttributes.first(where: directory.has)
+        {
+            switch directory.read(attribute) {
+            case .success(let text): sysfsMatrices.append((attribute: attribute, text: text))
+            case .failure(let error): problem = problem ?? error
             }
         }
         var matrix = ResolvedMountMatrix(matrix: .identity, source: .identity)
@@ -125,5 +119,13 @@ enum DeviceDiscovery {
             location: location, locationSource: locationSource, mountMatrix: matrix.matrix,
             mountMatrixSource: matrix.source, calibration: calibration, captureModes: modes, trigger: trigger,
             problem: problem)
+    }
+
+    /// The device node udev named, else `/dev/<kernel name>` (no udevd in
+    /// an initramfs), when it exists.
+    private static func existingDeviceNode(_ record: UdevDeviceRecord) -> String? {
+        if let node = record.deviceNode, FileSystem.exists(node) { return node }
+        let fallback = "/dev/" + record.sysName
+        return FileSystem.exists(fallback) ? fallback : nil
     }
 }

@@ -21,13 +21,8 @@ final class PollCapture: SampleSource {
     /// One attribute's text; raw values are a few digits, a page is the most sysfs returns.
     private let text: UnsafeMutableRawBufferPointer
     private var due: Double
-    /// Set while the driver refuses raw reads: when to try again.
-    private var retryAt: Double? = nil
+    private var backoff = RawReadBackoff()
     private var isReleased = false
-
-    /// How long to leave a device alone that refuses raw reads (bmc150 while
-    /// another process runs its buffer), so a refusal never becomes a spin.
-    static let busyBackoff = 1.0
 
     private init(
         device: AccelerometerDevice, calibration: AccelCalibration, journal: SettingsJournal,
@@ -70,63 +65,85 @@ final class PollCapture: SampleSource {
             switch FileDescriptor.open(path, .readOnly) {
             case .success(let descriptor): opened.append(descriptor)
             case .failure(let error):
-                opened.forEach { $0.close() }
+                for descriptor in opened { descriptor.close() }
                 return .failure(.system(error, doing: "open \(path)"))
             }
         }
 
         let journal = SettingsJournal()
         var deviceRate: Double? = nil
-        if let frequency = SamplingFrequency.find(in: directory) {
+        let frequency = SamplingFrequency.find(in: directory)
+        if let frequency {
             switch frequency.raise(to: rate, on: directory, journal: journal) {
             case .success(let actual): deviceRate = actual
             case .failure(let error):
                 journal.restoreAll()
-                opened.forEach { $0.close() }
+                for descriptor in opened { descriptor.close() }
                 return .failure(error)
             }
         }
         // Reading faster than the device samples only returns the same value again.
         var pollRate = rate
         if let deviceRate, deviceRate > 0 { pollRate = min(rate, deviceRate) }
+        let capture = PollCapture(
+            device: device, calibration: calibration, journal: journal, axes: (opened[0], opened[1], opened[2]),
+            period: 1 / pollRate, now: now)
+        if let frequency { capture.keepReadsShort(frequency, on: directory) }
         Log.info("capturing from \(device.name) (\(device.sysfsPath)) by polling at \(pollRate) Hz")
-        return .success(
-            PollCapture(
-                device: device, calibration: calibration, journal: journal, axes: (opened[0], opened[1], opened[2]),
-                period: 1 / pollRate, now: now))
+        return .success(capture)
+    }
+
+    /// Some drivers make every raw read wait for a fresh conversion:
+    /// st_sensors (lis3dh) sleeps two sample periods per read, 40 ms at
+    /// 50 Hz, so a sample of three axes would block the loop for 120 ms.
+    /// Times one sample and, while it takes more than a quarter of the
+    /// period, steps the sampling frequency up through the available values
+    /// (restored on release like the first change).
+    private func keepReadsShort(_ frequency: SamplingFrequency, on directory: DeviceDirectory) {
+        let budget = period / 4
+        for _ in 0..<SamplingFrequency.maximumSteps {
+            let start = MonotonicClock.now()
+            guard case .sample = readRaw() else { return }
+            let took = MonotonicClock.now() - start
+            if took <= budget { return }
+            guard let higher = frequency.stepUp(on: directory, journal: journal) else {
+                let milliseconds = Int((took * 1000).rounded())
+                Log.notice(
+                    "reading one sample of \(deviceName) takes \(milliseconds) ms and no faster rate is available")
+                return
+            }
+            Log.info(
+                "one sample of \(deviceName) took \(Int((took * 1000).rounded())) ms; now sampling at \(higher) Hz")
+        }
     }
 
     func nextReadTime(now: Double) -> Double? {
         guard !isReleased else { return nil }
-        return max(retryAt ?? due, now)
+        return max(backoff.retryTime(at: now) ?? due, now)
     }
 
     func read(now: Double, into sink: (AccelSample) -> Void) -> CaptureStatus {
         guard !isReleased else {
             return .failed(CaptureError(kind: .deviceGone, message: "capture of \(deviceName) was released"))
         }
-        if let retryAt, now < retryAt { return .retryLater(until: retryAt) }
+        if let until = backoff.retryTime(at: now) { return .retryLater(until: until) }
 
         let rawX: Int64
         let rawY: Int64
         let rawZ: Int64
-        switch readAxis(x, "x") {
-        case .value(let value): rawX = value
-        case .refused(let code): return refused(code, now: now)
+        switch readRaw() {
+        case .sample(let x, let y, let z): (rawX, rawY, rawZ) = (x, y, z)
+        case .refused(let code):
+            let (until, isNew) = backoff.refused(at: now)
+            if isNew {
+                Log.warning(
+                    "\(deviceName) refuses raw reads (\(SystemError.message(for: code))), probably because another "
+                        + "process runs its buffer; retrying every \(Int(RawReadBackoff.interval)) s")
+            }
+            return .retryLater(until: until)
         case .failed(let error): return .failed(error)
         }
-        switch readAxis(y, "y") {
-        case .value(let value): rawY = value
-        case .refused(let code): return refused(code, now: now)
-        case .failed(let error): return .failed(error)
-        }
-        switch readAxis(z, "z") {
-        case .value(let value): rawZ = value
-        case .refused(let code): return refused(code, now: now)
-        case .failed(let error): return .failed(error)
-        }
-        if retryAt != nil {
-            retryAt = nil
+        if backoff.succeeded() {
             Log.notice("raw reads of \(deviceName) work again")
         }
         // The moment the last axis was read is when the sample is known; a
@@ -148,9 +165,36 @@ final class PollCapture: SampleSource {
         journal.restoreAll()
     }
 
+    private enum RawRead {
+        case sample(Int64, Int64, Int64)
+        /// The driver refuses for now (errno).
+        case refused(Int32)
+        case failed(CaptureError)
+    }
+
+    /// One pread per axis; nothing is returned unless all three worked.
+    private func readRaw() -> RawRead {
+        let rawX: Int64
+        let rawY: Int64
+        switch readAxis(x, "x") {
+        case .value(let value): rawX = value
+        case .refused(let code): return .refused(code)
+        case .failed(let error): return .failed(error)
+        }
+        switch readAxis(y, "y") {
+        case .value(let value): rawY = value
+        case .refused(let code): return .refused(code)
+        case .failed(let error): return .failed(error)
+        }
+        switch readAxis(z, "z") {
+        case .value(let value): return .sample(rawX, rawY, value)
+        case .refused(let code): return .refused(code)
+        case .failed(let error): return .failed(error)
+        }
+    }
+
     private enum AxisRead {
         case value(Int64)
-        /// The driver refuses for now (errno).
         case refused(Int32)
         case failed(CaptureError)
     }
@@ -158,7 +202,7 @@ final class PollCapture: SampleSource {
     private func readAxis(_ descriptor: FileDescriptor, _ axis: StaticString) -> AxisRead {
         switch descriptor.read(into: text) {
         case .failure(let error):
-            if error.code == EBUSY || error.code == EAGAIN || error.code == ETIMEDOUT { return .refused(error.code) }
+            if RawReadBackoff.isRefusal(error.code) { return .refused(error.code) }
             return .failed(.system(error, doing: "read \(devicePath)/in_accel_\(axis)_raw"))
         case .success(let count):
             let bytes = UnsafeRawBufferPointer(rebasing: text[..<count])
@@ -174,16 +218,5 @@ final class PollCapture: SampleSource {
             }
             return .value(raw)
         }
-    }
-
-    private func refused(_ code: Int32, now: Double) -> CaptureStatus {
-        let until = now + PollCapture.busyBackoff
-        if retryAt == nil {
-            Log.warning(
-                "\(deviceName) refuses raw reads (\(SystemError.message(for: code))), probably because another "
-                    + "process runs its buffer; retrying every \(Int(PollCapture.busyBackoff)) s")
-        }
-        retryAt = until
-        return .retryLater(until: until)
     }
 }

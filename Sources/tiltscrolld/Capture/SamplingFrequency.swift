@@ -20,6 +20,9 @@ struct SamplingFrequency {
         ("sampling_frequency", "sampling_frequency_available"),
     ]
 
+    /// How many times `stepUp` is tried at most while opening a capture.
+    static let maximumSteps = 8
+
     /// The device's sampling-frequency attribute, or nil when it has none.
     static func find(in device: DeviceDirectory) -> SamplingFrequency? {
         for candidate in candidates where device.has(candidate.value) {
@@ -37,30 +40,68 @@ struct SamplingFrequency {
     /// A device that refuses the new value keeps sampling at its own rate: a
     /// slower capture beats none, and the warning says what happened.
     func raise(to rate: Double, on device: DeviceDirectory, journal: SettingsJournal) -> Result<Double?, CaptureError> {
-        let currentText: String
-        switch device.read(attribute) {
-        case .success(let text): currentText = text
+        let state: (text: String, value: Double, available: AvailableFrequencies?)
+        switch read(device) {
+        case .success(let read): state = read
         case .failure(let error): return .failure(error)
         }
-        guard let current = DecimalNumber.parse(currentText) else {
+        guard
+            let choice = SamplingFrequencyChoice.choose(current: state.value, wanted: rate, available: state.available)
+        else {
+            return .success(state.value)
+        }
+        return set(choice, replacing: state.text, on: device, journal: journal)
+    }
+
+    /// Steps the frequency up to the next value its `_available` list
+    /// allows, recording the original in `journal`. Returns the frequency
+    /// afterwards, or nil when there is no higher value or it was refused.
+    ///
+    /// For polling drivers whose raw reads wait for fresh conversions
+    /// (st_sensors sleeps two sample periods in every read): a higher rate
+    /// makes each read return sooner.
+    func stepUp(on device: DeviceDirectory, journal: SettingsJournal) -> Double? {
+        guard case .success(let state) = read(device),
+            let next = SamplingFrequencyChoice.next(above: state.value, available: state.available),
+            case .success(let now?) = set(next, replacing: state.text, on: device, journal: journal),
+            now > state.value
+        else { return nil }
+        return now
+    }
+
+    /// The current value as text and number, and the available values.
+    private func read(_ device: DeviceDirectory) -> Result<
+        (text: String, value: Double, available: AvailableFrequencies?), CaptureError
+    > {
+        let text: String
+        switch device.read(attribute) {
+        case .success(let read): text = read
+        case .failure(let error): return .failure(error)
+        }
+        guard let value = DecimalNumber.parse(text) else {
             return .failure(
                 CaptureError(
                     kind: .invalidValue,
-                    message: "\(device.attributePath(attribute)) holds '\(currentText)', which is not a number"))
+                    message: "\(device.attributePath(attribute)) holds '\(text)', which is not a number"))
         }
         var available: AvailableFrequencies? = nil
-        if let availableAttribute, case .success(let text) = device.read(availableAttribute) {
-            available = AvailableFrequencies.parse(text)
+        if let availableAttribute, case .success(let list) = device.read(availableAttribute) {
+            available = AvailableFrequencies.parse(list)
         }
-        guard let choice = SamplingFrequencyChoice.choose(current: current, wanted: rate, available: available) else {
-            return .success(current)
-        }
+        return .success((text: text, value: value, available: available))
+    }
+
+    private func set(
+        _ choice: FrequencyValue, replacing currentText: String, on device: DeviceDirectory, journal: SettingsJournal
+    )
+        -> Result<Double?, CaptureError>
+    {
         let path = device.attributePath(attribute)
         if case .failure(let error) = journal.change(path, to: choice.text, from: currentText) {
             let captureError = CaptureError.system(error, doing: "write \(choice.text) to \(path)")
             if captureError.kind == .deviceGone { return .failure(captureError) }
             Log.warning("\(captureError); sampling stays at \(currentText) Hz")
-            return .success(current)
+            return .success(DecimalNumber.parse(currentText))
         }
         Log.info("\(path): raised from \(currentText) to \(choice.text) Hz (restored when capture stops)")
         if case .success(let text) = device.read(attribute), let now = DecimalNumber.parse(text) {

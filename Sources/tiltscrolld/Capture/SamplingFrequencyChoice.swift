@@ -91,4 +91,20 @@ enum SamplingFrequencyChoice {
         }
         return choice.value > current ? choice : nil
     }
+
+    /// The next value above `current` that `available` allows, or nil when
+    /// there is none (or no list to step through).
+    static func next(above current: Double, available: AvailableFrequencies?) -> FrequencyValue? {
+        switch available {
+        case .list(let values)?:
+            return values.filter { $0.value > current }.min { $0.value < $1.value }
+        case .range(let minimum, let step, let maximum)?:
+            guard step > 0 else { return nil }
+            let steps = ((current - minimum) / step).rounded(.down) + 1
+            let value = max(minimum, minimum + steps * step)
+            return value <= maximum && value > current ? FrequencyValue(value: value) : nil
+        case nil:
+            return nil
+        }
+    }
 }

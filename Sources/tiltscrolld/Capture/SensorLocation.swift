@@ -30,18 +30,20 @@ extension SensorLocation {
     /// The location from the first source that names one. A value a source
     /// does not define (a label such as "proximity-palmrest") says nothing
     /// about the location and passes the question on to the next source.
-    static func resolve(udevProperty: String?, label: String?, location: String?) -> (
-        SensorLocation, SensorLocationSource
-    ) {
+    /// Later sources are only evaluated (their attributes only read) when
+    /// the earlier ones said nothing.
+    static func resolve(
+        udevProperty: String?, label: @autoclosure () -> String?, location: @autoclosure () -> String?
+    ) -> (SensorLocation, SensorLocationSource) {
         if let value = udevProperty.map(normalized) {
             if value == "display" { return (.display, .udevProperty) }
             if value == "base" { return (.base, .udevProperty) }
         }
-        if let value = label.map(normalized) {
+        if let value = label().map(normalized) {
             if value == "accel-display" { return (.display, .sysfsLabel) }
             if value == "accel-base" { return (.base, .sysfsLabel) }
         }
-        if let value = location.map(normalized) {
+        if let value = location().map(normalized) {
             if value == "lid" || value == "display" { return (.display, .sysfsLocation) }
             if value == "base" { return (.base, .sysfsLocation) }
         }
