@@ -66,7 +66,7 @@ private final class HubTree {
 @Suite(.serialized) struct CaptureBuffered {
     private func collect(_ capture: SampleSource) -> [AccelSample] {
         var samples: [AccelSample] = []
-        _ = capture.read(now: MonotonicClock.now(), into: { samples.append($0) })
+        _ = capture.read(now: DaemonClock.now(), into: { samples.append($0) })
         return samples
     }
 
@@ -78,7 +78,7 @@ private final class HubTree {
         #expect(tree.read("scan_elements/in_timestamp_en") == "1")
         #expect(tree.read("scan_elements/in_intensity_en") == "0")
         #expect(tree.read("in_accel_sampling_frequency") == "50")
-        #expect(tree.read("current_timestamp_clock") == "monotonic")
+        #expect(tree.read("current_timestamp_clock") == "boottime")
         #expect(tree.read("buffer/length") == "64")
         #expect(tree.read("buffer/enable") == "1")
         #expect(tree.read("trigger/current_trigger") == "accel_3d-dev7")
@@ -102,7 +102,7 @@ private final class HubTree {
         let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
         defer { capture.release() }
         try hub.connect()
-        let now = KernelClock.monotonic.nanoseconds()
+        let now = KernelClock.daemon.nanoseconds()
         try hub.send(
             HubTree.scan(-981, 12, 50, timestamp: now - 40_000_000)
                 + HubTree.scan(3, -4, 981, timestamp: now - 20_000_000))
@@ -121,7 +121,7 @@ private final class HubTree {
         let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
         defer { capture.release() }
         try hub.connect()
-        let now = KernelClock.monotonic.nanoseconds()
+        let now = KernelClock.daemon.nanoseconds()
         let scans = HubTree.scan(1, 2, 3, timestamp: now) + HubTree.scan(4, 5, 6, timestamp: now)
         try hub.send(Array(scans[..<30]))
         let first = collect(capture)
@@ -148,7 +148,7 @@ private final class HubTree {
         defer { capture.release() }
         try hub.connect()
         let realtime = KernelClock.realtime.nanoseconds()
-        let monotonic = KernelClock.monotonic.nanoseconds()
+        let monotonic = KernelClock.daemon.nanoseconds()
         try hub.send(HubTree.scan(0, 0, 100, timestamp: realtime - 100_000_000))
         let samples = collect(capture)
         #expect(samples.count == 1)
@@ -217,9 +217,18 @@ private final class HubTree {
         #expect(capture.pollDescriptor == nil)
     }
 
-    @Test func autoModePrefersTheBufferWhenItIsFree() throws {
+    /// Holding the buffer would lock iio-sensor-proxy out of it.
+    @Test func autoModePollsAndLeavesAFreeBufferToOthers() throws {
         let hub = try HubTree()
         let capture = try Capture.open(try #require(hub.device), mode: .auto, rate: 50).get()
+        defer { capture.release() }
+        #expect(capture.mode == .poll)
+        #expect(hub.tree.read("buffer/enable") == "0")
+    }
+
+    @Test func bufferModeTakesTheFreeBuffer() throws {
+        let hub = try HubTree()
+        let capture = try Capture.open(try #require(hub.device), mode: .buffer, rate: 50).get()
         defer { capture.release() }
         #expect(capture.mode == .buffer)
     }
@@ -234,7 +243,7 @@ private final class HubTree {
     }
 
     @Test func plansModesFromTheSettingAndTheDevice() {
-        #expect(Capture.plan(.auto, supported: [.poll, .buffer]) == [.buffer, .poll])
+        #expect(Capture.plan(.auto, supported: [.poll, .buffer]) == [.poll, .buffer])
         #expect(Capture.plan(.auto, supported: .poll) == [.poll])
         #expect(Capture.plan(.auto, supported: .buffer) == [.buffer])
         #expect(Capture.plan(.poll, supported: .buffer) == [.poll])

@@ -48,11 +48,11 @@ import Testing
         let capture = try PollCapture.open(device, rate: 50, now: 10).get()
         defer { capture.release() }
         var samples: [AccelSample] = []
-        let before = MonotonicClock.now()
+        let before = DaemonClock.now()
         #expect(capture.read(now: 10, into: { samples.append($0) }) == .ok)
         #expect(samples.count == 1)
         #expect(samples[0].acceleration == Vector3(100 * 0.01, -50 * 0.02, 1000 * 0.009806650))
-        #expect(samples[0].time >= before && samples[0].time <= MonotonicClock.now())
+        #expect(samples[0].time >= before && samples[0].time <= DaemonClock.now())
     }
 
     @Test func followsTheValueRewrittenInPlace() throws {
@@ -96,11 +96,11 @@ import Testing
         defer { capture.release() }
         #expect(capture.nextReadTime(now: 99) == 100)
         #expect(capture.nextReadTime(now: 100.5) == 100.5)
-        let start = MonotonicClock.now()
+        let start = DaemonClock.now()
         _ = capture.read(now: start, into: { _ in })
         let next = try #require(capture.nextReadTime(now: start))
         // The grid started at 100, far in the past: the next read is one period from now.
-        #expect(next > start && next <= MonotonicClock.now() + 0.02)
+        #expect(next > start && next <= DaemonClock.now() + 0.02)
     }
 
     @Test func failsWithTheAttributeNamedWhenAValueDoesNotParse() throws {

@@ -40,12 +40,12 @@ enum Umockdev {
     /// in poll(2) on the buffer's descriptor the way the daemon's loop does.
     static func collect(_ capture: SampleSource, count: Int) -> [AccelSample] {
         var samples: [AccelSample] = []
-        let deadline = MonotonicClock.now() + 5
+        let deadline = DaemonClock.now() + 5
         guard let descriptor = capture.pollDescriptor else { return [] }
-        while samples.count < count && MonotonicClock.now() < deadline {
+        while samples.count < count && DaemonClock.now() < deadline {
             var entry = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 100) > 0 else { continue }
-            if case .failed = capture.read(now: MonotonicClock.now(), into: { samples.append($0) }) { break }
+            if case .failed = capture.read(now: DaemonClock.now(), into: { samples.append($0) }) { break }
         }
         return samples
     }
@@ -83,9 +83,9 @@ private let basePath =
         #expect(capture.mode == .poll)
         #expect(Umockdev.read(kxcjkPath + "/in_accel_sampling_frequency") == "50")
         var samples: [AccelSample] = []
-        #expect(capture.read(now: MonotonicClock.now(), into: { samples.append($0) }) == .ok)
+        #expect(capture.read(now: DaemonClock.now(), into: { samples.append($0) }) == .ok)
         try Umockdev.write(kxcjkPath + "/in_accel_y_raw", "-512\n")
-        #expect(capture.read(now: MonotonicClock.now() + 1, into: { samples.append($0) }) == .ok)
+        #expect(capture.read(now: DaemonClock.now() + 1, into: { samples.append($0) }) == .ok)
         #expect(
             samples.map(\.acceleration) == [
                 Vector3(-12 * 0.009582, -1020 * 0.009582, 40 * 0.009582),
@@ -121,9 +121,9 @@ private let basePath =
         let capture = try Capture.open(device, mode: .poll, rate: 50).get()
         #expect(Umockdev.read(lis3dhPath + "/sampling_frequency") == "50")
         var samples: [AccelSample] = []
-        _ = capture.read(now: MonotonicClock.now(), into: { samples.append($0) })
+        _ = capture.read(now: DaemonClock.now(), into: { samples.append($0) })
         try Umockdev.write(lis3dhPath + "/in_accel_x_raw", "700\n")
-        _ = capture.read(now: MonotonicClock.now() + 1, into: { samples.append($0) })
+        _ = capture.read(now: DaemonClock.now() + 1, into: { samples.append($0) })
         #expect(samples.map(\.acceleration.x) == [16 * 0.009806, 700 * 0.009806])
         capture.release()
         #expect(Umockdev.read(lis3dhPath + "/sampling_frequency") == "1")
@@ -190,7 +190,7 @@ private let basePath =
         let capture = try Capture.open(device, mode: .auto, rate: 50).get()
         #expect(capture.mode == .poll)
         var samples: [AccelSample] = []
-        _ = capture.read(now: MonotonicClock.now(), into: { samples.append($0) })
+        _ = capture.read(now: DaemonClock.now(), into: { samples.append($0) })
         #expect(samples.map(\.acceleration) == [Vector3(5 * 0.0980665, -981 * 0.0980665, -20 * 0.0980665)])
         capture.release()
         #expect(Umockdev.read(hubPath + "/buffer/enable") == "1")
@@ -199,17 +199,17 @@ private let basePath =
     /// Needs the scans of Tests/umockdev/capture-tests fed to /dev/iio:device0.
     @Test func readsBufferedScansAndRestoresTheDevice() throws {
         let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).get().first)
-        let capture = try Capture.open(device, mode: .auto, rate: 50).get()
+        let capture = try Capture.open(device, mode: .buffer, rate: 50).get()
         #expect(capture.mode == .buffer)
         for channel in ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"] {
             #expect(Umockdev.read(hubPath + "/scan_elements/\(channel)_en") == "1")
         }
         #expect(Umockdev.read(hubPath + "/buffer/enable") == "1")
         #expect(Umockdev.read(hubPath + "/buffer/length") == "64")
-        #expect(Umockdev.read(hubPath + "/current_timestamp_clock") == "monotonic")
+        #expect(Umockdev.read(hubPath + "/current_timestamp_clock") == "boottime")
         #expect(Umockdev.read(hubPath + "/in_accel_sampling_frequency") == "50")
 
-        let before = MonotonicClock.now()
+        let before = DaemonClock.now()
         let samples = Umockdev.collect(capture, count: 4)
         let g = 0.0980665
         #expect(
@@ -221,7 +221,7 @@ private let basePath =
         // read time, those read together spaced one period (1/50 s) apart.
         let times = samples.map(\.time)
         #expect(times == times.sorted())
-        #expect(times.allSatisfy { $0 >= before - 3.0 / 50 && $0 <= MonotonicClock.now() })
+        #expect(times.allSatisfy { $0 >= before - 3.0 / 50 && $0 <= DaemonClock.now() })
 
         capture.release()
         for channel in ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"] {
@@ -262,7 +262,7 @@ private let basePath =
         #expect(Umockdev.read(displayPath + "/trigger/current_trigger") == "bmc150_accel-dev0")
         #expect(Umockdev.read(displayPath + "/in_accel_sampling_frequency") == "62.500000")
         var count = 0
-        #expect(capture.read(now: MonotonicClock.now(), into: { _ in count += 1 }) == .ok)
+        #expect(capture.read(now: DaemonClock.now(), into: { _ in count += 1 }) == .ok)
         #expect(count == 0)
         capture.release()
         #expect(Umockdev.read(displayPath + "/trigger/current_trigger") == "")
@@ -285,8 +285,8 @@ struct CaptureUmockdevMonitor {
         try #require(FileManager.default.createFile(atPath: ready, contents: nil))
 
         var events: [DeviceEvent] = []
-        let deadline = MonotonicClock.now() + 10
-        while events.count < 3 && MonotonicClock.now() < deadline {
+        let deadline = DaemonClock.now() + 10
+        while events.count < 3 && DaemonClock.now() < deadline {
             var entry = pollfd(fd: monitor.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 100) > 0 else { continue }
             monitor.drain { events.append($0) }

@@ -304,27 +304,28 @@ import Testing
 
     @Test func keepsMonotonicStampsAsTheyAre() {
         let stamp = now - 20_000_000
-        #expect(ScanTimestamps.monotonicSeconds(timestamp: stamp, offset: 0, now: now, fallback: -1) == 4999.98)
+        #expect(ScanTimestamps.daemonClockSeconds(timestamp: stamp, offset: 0, now: now, fallback: -1) == 4999.98)
     }
 
     @Test func shiftsRealtimeStampsByTheClockOffset() {
         let realtimeNow: Int64 = 1_700_000_000_000_000_000
         let offset = now - realtimeNow
-        let seconds = ScanTimestamps.monotonicSeconds(
+        let seconds = ScanTimestamps.daemonClockSeconds(
             timestamp: realtimeNow - 40_000_000, offset: offset, now: now, fallback: -1)
         #expect(abs(seconds - 4999.96) < 1e-9)
     }
 
     @Test func clampsSlightlyFutureStampsToNow() {
-        #expect(ScanTimestamps.monotonicSeconds(timestamp: now + 1_000_000, offset: 0, now: now, fallback: -1) == 5000)
+        #expect(
+            ScanTimestamps.daemonClockSeconds(timestamp: now + 1_000_000, offset: 0, now: now, fallback: -1) == 5000)
     }
 
     @Test func replacesStampsInAnotherTimebase() {
         // A hub counting from its own start, or a stamp far in the future.
-        #expect(ScanTimestamps.monotonicSeconds(timestamp: 1234, offset: 0, now: now, fallback: 4999.5) == 4999.5)
+        #expect(ScanTimestamps.daemonClockSeconds(timestamp: 1234, offset: 0, now: now, fallback: 4999.5) == 4999.5)
         #expect(
-            ScanTimestamps.monotonicSeconds(timestamp: now + 1_000_000_000, offset: 0, now: now, fallback: 7) == 7)
-        #expect(ScanTimestamps.monotonicSeconds(timestamp: .max, offset: .max, now: now, fallback: 7) == 7)
+            ScanTimestamps.daemonClockSeconds(timestamp: now + 1_000_000_000, offset: 0, now: now, fallback: 7) == 7)
+        #expect(ScanTimestamps.daemonClockSeconds(timestamp: .max, offset: .max, now: now, fallback: 7) == 7)
     }
 }
 

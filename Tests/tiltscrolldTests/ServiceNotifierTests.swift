@@ -97,9 +97,9 @@ final class NotifySocketListener {
             notifier.reloading(monotonicMicroseconds: 1_234_567_890)
             #expect(listener.receive() == "RELOADING=1\nMONOTONIC_USEC=1234567890")
 
-            let before = MonotonicClock.microseconds()
+            let before = SystemdMonotonicTime.microseconds()
             notifier.reloading()
-            let after = MonotonicClock.microseconds()
+            let after = SystemdMonotonicTime.microseconds()
             let message = try #require(listener.receive())
             let lines = message.split(separator: "\n")
             #expect(lines.first == "RELOADING=1")

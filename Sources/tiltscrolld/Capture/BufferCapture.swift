@@ -63,7 +63,7 @@ final class BufferCapture: SampleSource {
     /// device node, enables the x/y/z channels and the timestamp (and only
     /// those), sets the device's own trigger if none is set, raises the
     /// sampling frequency to at least `rate`, puts timestamps on the
-    /// monotonic clock, sets the buffer length and enables the buffer.
+    /// daemon's clock, sets the buffer length and enables the buffer.
     /// Every change is undone if a later step fails.
     ///
     /// Fails with `.busy` when another process holds the buffer (it is
@@ -306,10 +306,10 @@ final class BufferCapture: SampleSource {
         let scanBytes = layout.scanBytes
         // One clock pair per call: the offset moves only when the clocks are
         // stepped, and every scan of a batch shares it.
-        let monotonicNow = KernelClock.monotonic.nanoseconds()
+        let daemonNow = KernelClock.daemon.nanoseconds()
         var offset: Int64 = 0
-        if let timestampClock, timestampClock != .monotonic {
-            offset = monotonicNow &- timestampClock.nanoseconds()
+        if let timestampClock, timestampClock != .daemon {
+            offset = daemonNow &- timestampClock.nanoseconds()
         }
         for _ in 0..<BufferCapture.readsPerCall {
             let space = UnsafeMutableRawBufferPointer(rebasing: bytes[pending...])
@@ -337,9 +337,9 @@ final class BufferCapture: SampleSource {
                 let readTime = now - Double(scans - 1 - scan) * period
                 var time = readTime
                 if let timestamp, timestampClock != nil {
-                    time = ScanTimestamps.monotonicSeconds(
+                    time = ScanTimestamps.daemonClockSeconds(
                         timestamp: timestamp.channel.type.value(in: data, at: timestamp.offset), offset: offset,
-                        now: monotonicNow, fallback: readTime)
+                        now: daemonNow, fallback: readTime)
                 }
                 sink(AccelSample(acceleration: calibration.acceleration(x: rawX, y: rawY, z: rawZ), time: time))
             }

@@ -1,13 +1,20 @@
 /// Opening a capture on a device in the configured mode.
 enum Capture {
     /// The capture modes to try for `setting` on a device supporting
-    /// `modes`, in order. `auto` prefers buffered capture (one read per batch
-    /// of scans, the device's own timing) and falls back to polling.
+    /// `modes`, in order.
+    ///
+    /// `auto` polls wherever the driver offers raw attributes and keeps
+    /// buffered capture for buffer-only devices. Only one process can hold a
+    /// device's buffer: if tiltscrolld took it, iio-sensor-proxy's later
+    /// claim would fail with EBUSY and auto-rotation would stop (GNOME claims
+    /// the sensor exactly in tablet mode, when tiltscrolld is active too).
+    /// Raw reads never lock anyone out. `Mode=buffer` asks for the buffer
+    /// explicitly, for a machine without iio-sensor-proxy.
     static func plan(_ setting: CaptureModeSetting, supported modes: CaptureModes) -> [CaptureMode] {
         switch setting {
         case .poll: return [.poll]
         case .buffer: return [.buffer]
-        case .auto: return [CaptureMode.buffer, .poll].filter { modes.contains($0) }
+        case .auto: return [CaptureMode.poll, .buffer].filter { modes.contains($0) }
         }
     }
 
@@ -15,9 +22,9 @@ enum Capture {
     /// faster (the device's sampling frequency is raised to the nearest
     /// available value when lower, and restored on release).
     ///
-    /// `auto`: buffered when the device supports it and its buffer is free;
-    /// when the buffer is busy (another process such as iio-sensor-proxy
-    /// holds it) or cannot be set up, polling.
+    /// `auto`: polling when the device has raw attributes, else buffered;
+    /// `buffer` falls back to nothing: a busy buffer (another process such as
+    /// iio-sensor-proxy holds it) is an error the daemon retries later.
     static func open(_ device: AccelerometerDevice, mode: CaptureModeSetting, rate: Double) -> Result<
         SampleSource, CaptureError
     > {
@@ -34,11 +41,11 @@ enum Capture {
                     message: "\(device.name) (\(device.sysfsPath)) supports neither polled nor buffered capture"))
         }
         var failures: [CaptureError] = []
-        for attempt in attempts {
+        for (index, attempt) in attempts.enumerated() {
             let result: Result<SampleSource, CaptureError>
             switch attempt {
             case .poll:
-                result = PollCapture.open(device, rate: rate, now: MonotonicClock.now()).map { $0 as SampleSource }
+                result = PollCapture.open(device, rate: rate, now: DaemonClock.now()).map { $0 as SampleSource }
             case .buffer:
                 result = BufferCapture.open(device, rate: rate).map { $0 as SampleSource }
             }
@@ -46,8 +53,8 @@ enum Capture {
             case .success(let source): return .success(source)
             case .failure(let error):
                 failures.append(error)
-                if attempt != attempts.last {
-                    Log.notice("\(error); polling instead")
+                if index + 1 < attempts.count {
+                    Log.notice("\(error); trying \(attempts[index + 1].rawValue) capture instead")
                 }
             }
         }

@@ -102,9 +102,9 @@ final class PollCapture: SampleSource {
     private func keepReadsShort(_ frequency: SamplingFrequency, on directory: DeviceDirectory) {
         let budget = period / 4
         for _ in 0..<SamplingFrequency.maximumSteps {
-            let start = MonotonicClock.now()
+            let start = DaemonClock.now()
             guard case .sample = readRaw() else { return }
-            let took = MonotonicClock.now() - start
+            let took = DaemonClock.now() - start
             if took <= budget { return }
             guard let higher = frequency.stepUp(on: directory, journal: journal) else {
                 let milliseconds = Int((took * 1000).rounded())
@@ -148,7 +148,7 @@ final class PollCapture: SampleSource {
         }
         // The moment the last axis was read is when the sample is known; a
         // slow driver (lis3dh waits for its next conversion) makes `now` stale.
-        let time = MonotonicClock.now()
+        let time = DaemonClock.now()
         sink(AccelSample(acceleration: calibration.acceleration(x: rawX, y: rawY, z: rawZ), time: time))
 
         due += period

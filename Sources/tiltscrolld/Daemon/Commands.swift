@@ -95,7 +95,7 @@ enum Commands {
         }
         let daemon = Daemon(
             configuration: configuration, configSource: options.configSource, output: output, signals: signals,
-            now: MonotonicClock.now())
+            now: DaemonClock.now())
         return daemon.run()
     }
 }

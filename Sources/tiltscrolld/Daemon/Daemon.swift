@@ -91,7 +91,7 @@ final class Daemon {
     /// Finds the sensor, starts the services around it and runs the loop
     /// until SIGTERM or SIGINT. Returns the process exit status.
     func run() -> Int32 {
-        let now = MonotonicClock.now()
+        let now = DaemonClock.now()
         switch chooseDevice() {
         case .failure(let error):
             Log.error(error.message)
@@ -152,7 +152,7 @@ final class Daemon {
 
     func loop() {
         while !stopRequested {
-            let now = MonotonicClock.now()
+            let now = DaemonClock.now()
             poller.reset()
             let signalSlot = poller.watch(signals.descriptor)
             let monitorSlot = deviceMonitor.map { poller.watch($0.descriptor) }
@@ -163,7 +163,7 @@ final class Daemon {
                 Log.error("\(error); stopping")
                 return
             }
-            let woke = MonotonicClock.now()
+            let woke = DaemonClock.now()
 
             if poller.isReadable(signalSlot) { handleSignals(now: woke) }
             if let monitorSlot, poller.isReadable(monitorSlot) { handleDeviceEvents(now: woke) }

@@ -43,7 +43,7 @@ struct ServiceNotifier {
     /// without a watchdog. The loop's `poll()` must wake by then.
     private(set) var nextWatchdogPing: Double?
 
-    /// `now` is the monotonic time in seconds (`MonotonicClock.now()`).
+    /// `now` is the monotonic time in seconds (`DaemonClock.now()`).
     init(environment: Environment = .current(), now: Double) {
         isEnabled = environment.notifySocket != nil
         // A watchdog without a socket to ping it through cannot be served.
@@ -63,7 +63,7 @@ struct ServiceNotifier {
 
     /// `RELOADING=1` with `MONOTONIC_USEC=` (systemd 253 and later use it to
     /// tell this reload from an older one; 252 ignores it).
-    func reloading(monotonicMicroseconds: UInt64 = MonotonicClock.microseconds()) {
+    func reloading(monotonicMicroseconds: UInt64 = SystemdMonotonicTime.microseconds()) {
         send(ServiceNotifier.reloadingMessage(monotonicMicroseconds: monotonicMicroseconds))
     }
 

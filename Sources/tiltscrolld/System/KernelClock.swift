@@ -11,6 +11,10 @@ enum KernelClock: String, CaseIterable, Equatable {
     case boottime
     case tai
 
+    /// The clock the daemon measures time with (`DaemonClock`): scan
+    /// timestamps are put on, or converted to, this one.
+    static let daemon = KernelClock.boottime
+
     /// The `clockid_t` for `clock_gettime(2)`.
     var id: clockid_t {
         switch self {

@@ -6,8 +6,9 @@ import Glibc
 /// Boot time is monotonic like `CLOCK_MONOTONIC` but keeps counting while the
 /// machine is suspended, so after a resume the last sample looks as old as it
 /// really is and the physics discards it as stale instead of scrolling on it.
-enum MonotonicClock {
-    /// The clock id, for converting kernel timestamps to it.
+enum DaemonClock {
+    /// The clock id; capture puts kernel scan timestamps on the same clock
+    /// (`KernelClock.daemon`).
     static let id = CLOCK_BOOTTIME
 
     static func now() -> Double {
