@@ -66,7 +66,8 @@ public struct ScrollReadout: Equatable, Sendable {
     public var lastSample: SampleVerdict
     /// Magnitude of the last sample with finite components, in g.
     public var lastMagnitudeG: Double
-    /// No accepted sample within three sensor periods (or none yet): nothing scrolls.
+    /// No usable data (none yet, the sensor silent for three periods, or
+    /// every sample rejected for half a second): nothing scrolls.
     public var isStale: Bool
     public var neutral: NeutralPose.State
     public var isNeutralSet: Bool { neutral == .set }
