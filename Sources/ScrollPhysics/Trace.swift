@@ -183,11 +183,16 @@ public struct Trace: Equatable, Sendable {
     public func text(comments: [String] = []) -> String {
         var out = Self.header + "\n"
         for c in comments { out += "# " + c + "\n" }
-        if scale != Vector3(1, 1, 1) { out += "# scale: \(Self.number(scale.x)) \(Self.number(scale.y)) \(Self.number(scale.z))\n" }
-        if offset != .zero { out += "# offset: \(Self.number(offset.x)) \(Self.number(offset.y)) \(Self.number(offset.z))\n" }
+        if scale != Vector3(1, 1, 1) {
+            out += "# scale: \(Self.number(scale.x)) \(Self.number(scale.y)) \(Self.number(scale.z))\n"
+        }
+        if offset != .zero {
+            out += "# offset: \(Self.number(offset.x)) \(Self.number(offset.y)) \(Self.number(offset.z))\n"
+        }
         if !mountMatrix.isIdentity { out += "# mount-matrix: \(mountMatrix)\n" }
         for s in samples {
-            out += "\(FixedPoint.format(s.time, decimals: 6)) \(Self.number(s.raw.x)) \(Self.number(s.raw.y)) \(Self.number(s.raw.z))\n"
+            out +=
+                "\(FixedPoint.format(s.time, decimals: 6)) \(Self.number(s.raw.x)) \(Self.number(s.raw.y)) \(Self.number(s.raw.z))\n"
         }
         return out
     }

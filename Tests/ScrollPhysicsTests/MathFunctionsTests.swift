@@ -30,6 +30,18 @@ import Testing
         #expect(MathFunctions.atan2Degrees(.nan, .nan).isNaN)
     }
 
+    @Test func powerIsAccurateOverTheTransferCurvesDomain() {
+        var random = SeededRandom(seed: 29)
+        var worst = 0.0
+        for i in 0..<100_000 {
+            let x = i % 2 == 0 ? random.uniform(1e-9...1) : pow(10, random.uniform(-9...0))
+            let c = random.uniform(ScrollSettings.curveRange)
+            worst = max(worst, abs(MathFunctions.power(x, c) / pow(x, c) - 1))
+        }
+        #expect(worst < 1e-13)
+        #expect(MathFunctions.power(1, 1.7) == 1)
+    }
+
     @Test func wrapsDegreesIntoOneTurn() {
         #expect(MathFunctions.wrappedDegrees(190) == -170)
         #expect(MathFunctions.wrappedDegrees(-190) == 170)
