@@ -42,7 +42,7 @@ for argument in arguments.dropFirst() {
 
 let sampleRate = 50.0
 let g = 9.80665
-let cycle = 1500  // 30 s of motion, then it repeats
+let cycle = 2000  // 40 s of motion, then it repeats; divides N = 10^6 and 2N evenly
 
 /// Gravity for a device `away` degrees back from upright, `side` degrees right edge down.
 func gravity(away: Double, side: Double) -> Vector3 {
@@ -55,8 +55,8 @@ var motion: [Vector3] = []
 motion.reserveCapacity(cycle)
 for i in 0..<cycle {
     let t = Double(i) / sampleRate
-    let away = 30 + 22 * sin(2 * .pi * t / 12)  // forward and back, +-22 degrees over 12 s
-    let side = 14 * sin(2 * .pi * t / 7.5)  // sideways, +-14 degrees over 7.5 s
+    let away = 30 + 22 * sin(2 * .pi * t / 10)  // forward and back, +-22 degrees over 10 s
+    let side = 14 * sin(2 * .pi * t / 8)  // sideways, +-14 degrees over 8 s
     var v = gravity(away: away, side: side) + Vector3(0.03 * sin(t * 91), 0.03 * cos(t * 77), 0.02 * sin(t * 53))
     if i % 250 >= 245 { v = v * 1.7 }  // a bump now and then: rejected samples
     motion.append(v)

@@ -82,7 +82,17 @@ public struct AxisMotion: Equatable, Sendable {
         // The common case first, in closed form: a plain ramp towards the
         // target (no braking for a reversal, no inertia, no emergency).
         let reversing = speed != 0 && target != 0 && (target > 0) != (speed > 0)
-        if emergencyDeceleration == nil, !reversing, !limits.hasInertia || abs(target) >= abs(speed) {
+        let slowing = !reversing && abs(target) < abs(speed)
+        if emergencyDeceleration == nil, slowing, limits.hasInertia,
+            abs(speed - target) <= limits.inertiaTimeConstant * (limits.acceleration - limits.inertiaFriction)
+        {
+            // Coasting within the acceleration limit: one exponential segment,
+            // then cruising at the target if it comes to rest in time.
+            var remaining = seconds
+            let d = coast(towards: target, limits: limits, within: &remaining)
+            return d + target * remaining
+        }
+        if emergencyDeceleration == nil, !reversing, !limits.hasInertia || !slowing {
             let gap = target - speed
             let reachIn = abs(gap) / limits.acceleration
             if reachIn >= seconds {

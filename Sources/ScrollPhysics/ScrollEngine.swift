@@ -435,8 +435,13 @@ public struct ScrollEngine: Sendable {
             return
         }
         guard time > from else {
-            // A clock that jumped back by more than the stale limit is a new time base.
-            if time < from - staleAfter { motionTime = time }
+            // A clock that jumped back by more than the stale limit is a new
+            // time base: as after a device loss, stop and start timing afresh
+            // (the stale deadline of the old clock would mean nothing).
+            if time < from - staleAfter {
+                halt()
+                motionTime = time
+            }
             return
         }
         if staleDeadline < time {

@@ -52,6 +52,8 @@ public struct ScrollReadout: Equatable, Sendable {
     public var smoothedTiltDegrees: Double
     /// Sideways tilt: positive when the right edge is lower than at neutral.
     public var horizontalTiltDegrees: Double
+    /// The same after the 1-euro filter; equal to the raw one while horizontal
+    /// scrolling is off (nothing then needs it smoothed, so it is not filtered).
     public var smoothedHorizontalTiltDegrees: Double
     /// Current vertical speed (`REL_WHEEL` sign), detents/s.
     public var speed: Double

@@ -266,10 +266,17 @@ import Testing
         drive(&engine, from: 1e6, to: 1e6 + 2, into: &run) { _ in Pose.gravity(away: 45) }
         #expect(run.verticalTotal < -1000)
         run.frames = []
-        drive(&engine, from: 0, to: 2, into: &run) { _ in Pose.gravity(away: 45) }
+        drive(&engine, from: 0, to: 2, until: 2, into: &run) { _ in Pose.gravity(away: 45) }
         #expect(run.verticalTotal < -1000)
         #expect(engine.frame(at: .nan) == nil)
         #expect(engine.frame(at: .infinity) == nil)
+        // The output clock jumps back while scrolling: a new time base, not 100 s of scrolling on old data.
+        #expect(engine.nextFrameTime != nil)
+        _ = engine.frame(at: -100)
+        #expect(engine.nextFrameTime == nil)
+        #expect(engine.frame(at: -99.9) == nil)
+        #expect(engine.readout.isStale)
+        #expect(engine.neutral != nil)
     }
 
     @Test func applyingNewSettingsKeepsTheMotionContinuous() {
