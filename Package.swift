@@ -45,7 +45,16 @@ let package = Package(
             dependencies: ["ScrollPhysics", "CIIO", "CEvdev", "CSystemd"]
         ),
 
-        .testTarget(name: "ScrollPhysicsTests", dependencies: ["ScrollPhysics"]),
+        // Instructions and heap allocations per sample through the whole physics
+        // pipeline; run by Benchmarks/physics-bench.sh under valgrind.
+        .executableTarget(
+            name: "physics-bench",
+            dependencies: ["ScrollPhysics"],
+            path: "Benchmarks/PhysicsBenchmark"
+        ),
+
+        // Traces/ holds golden trace inputs and outputs, read via #filePath.
+        .testTarget(name: "ScrollPhysicsTests", dependencies: ["ScrollPhysics"], exclude: ["Traces"]),
         .testTarget(name: "tiltscrolldTests", dependencies: ["tiltscrolld", "ScrollPhysics"]),
     ]
 )

@@ -70,8 +70,41 @@ public struct AxisMotion: Equatable, Sendable {
     }
 
     /// Lets `seconds` pass and returns the distance travelled in detents.
+    @inline(__always)
     public mutating func advance(by seconds: Double, limits: MotionLimits) -> Double {
         guard seconds > 0 else { return 0 }
+        // Cruising (or at rest): nothing to solve.
+        if speed == target { return speed * seconds }
+        return changeSpeed(over: seconds, limits: limits)
+    }
+
+    private mutating func changeSpeed(over seconds: Double, limits: MotionLimits) -> Double {
+        // The common case first, in closed form: a plain ramp towards the
+        // target (no braking for a reversal, no inertia, no emergency).
+        let reversing = speed != 0 && target != 0 && (target > 0) != (speed > 0)
+        let slowing = !reversing && abs(target) < abs(speed)
+        if emergencyDeceleration == nil, slowing, limits.hasInertia,
+            abs(speed - target) <= limits.inertiaTimeConstant * (limits.acceleration - limits.inertiaFriction)
+        {
+            // Coasting within the acceleration limit: one exponential segment,
+            // then cruising at the target if it comes to rest in time.
+            var remaining = seconds
+            let d = coast(towards: target, limits: limits, within: &remaining)
+            return d + target * remaining
+        }
+        if emergencyDeceleration == nil, !reversing, !limits.hasInertia || !slowing {
+            let gap = target - speed
+            let reachIn = abs(gap) / limits.acceleration
+            if reachIn >= seconds {
+                let a = gap > 0 ? limits.acceleration : -limits.acceleration
+                let d = speed * seconds + a * seconds * seconds / 2
+                speed += a * seconds
+                return d
+            }
+            let d = (speed + target) / 2 * reachIn + target * (seconds - reachIn)
+            speed = target
+            return d
+        }
         var remaining = seconds
         var distance = 0.0
         // At most: brake to zero, then coast-ramp, coast-exponential, speed up.
@@ -129,19 +162,26 @@ public struct AxisMotion: Equatable, Sendable {
         }
         let side: Double = speed > goal ? 1 : -1
         let ft = friction * tau
-        let restIn = tau * MathFunctions.logOnePlus(excess / ft)
-        let dt = min(remaining, restIn)
-        // excess(t) = (excess0 + f tau) e^(-t/tau) - f tau
-        let decay = MathFunctions.expMinusOne(-dt / tau)  // e^(-t/tau) - 1, in (-1, 0]
-        let integral = -(excess + ft) * tau * decay - ft * dt
-        let distance = goal * dt + side * integral
-        remaining -= dt
-        if dt >= restIn {
-            speed = goal
-        } else {
-            let left = (excess + ft) * (1 + decay) - ft
-            speed = left > 0 ? goal + side * left : goal
+        // excess(t) = (excess0 + f tau) e^(-t/tau) - f tau, at rest after
+        // tau ln(1 + excess0 / (f tau)). Friction alone would stop it within
+        // `remaining` when excess0 <= f remaining: then that time is needed
+        // anyway; otherwise try the whole interval first and only look for
+        // the moment of rest if it came to rest after all.
+        var dt = remaining
+        var decay = 0.0
+        var left = 0.0
+        if excess > friction * remaining {
+            decay = MathFunctions.expMinusOne(-dt / tau)  // e^(-t/tau) - 1, in (-1, 0]
+            left = (excess + ft) * (1 + decay) - ft
         }
-        return distance
+        if left <= 0 {
+            dt = min(remaining, tau * MathFunctions.logOnePlus(excess / ft))
+            decay = MathFunctions.expMinusOne(-dt / tau)
+            left = 0
+        }
+        let integral = -(excess + ft) * tau * decay - ft * dt
+        remaining -= dt
+        speed = left > 0 ? goal + side * left : goal
+        return goal * dt + side * integral
     }
 }

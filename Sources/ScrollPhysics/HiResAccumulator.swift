@@ -28,6 +28,9 @@ public struct HiResAccumulator: Equatable, Sendable {
     public mutating func add(_ units: Double) {
         guard units.isFinite else { return }
         pending += units
+        // Beyond the per-frame cap for a thousand frames: something upstream is
+        // wrong; drop it rather than ever overflow.
+        if !(abs(pending) < Self.maxUnitsPerFrame * 1000) { pending = 0 }
     }
 
     /// The whole hi-res units to emit now and the legacy detents they complete.
@@ -35,11 +38,11 @@ public struct HiResAccumulator: Equatable, Sendable {
     public mutating func take() -> (hiRes: Int32, detents: Int32) {
         // A nudge of 1e-9 units so rounding dust (0.3 + 0.3 + ... = 0.99999...)
         // does not hold a whole unit back for a frame.
+        guard abs(pending) + Self.roundingDust >= 1 else { return (0, 0) }
         let nudged = pending + (pending < 0 ? -Self.roundingDust : Self.roundingDust)
-        let whole = min(max(nudged.rounded(.towardZero), -Self.maxUnitsPerFrame), Self.maxUnitsPerFrame)
-        guard whole != 0 else { return (0, 0) }
-        pending -= whole
-        let hiRes = Int32(whole)
+        // Int32(_:) truncates towards zero, in range after the clamp.
+        let hiRes = Int32(min(max(nudged, -Self.maxUnitsPerFrame), Self.maxUnitsPerFrame))
+        pending -= Double(hiRes)
         let total = detentRemainder + hiRes
         let detents = total / hiResUnitsPerDetent
         detentRemainder = total - detents * hiResUnitsPerDetent

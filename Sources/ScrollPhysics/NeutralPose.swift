@@ -46,7 +46,10 @@ public struct NeutralPose: Equatable, Sendable {
 
     public init() {}
 
-    public var isSet: Bool { state == .set }
+    public var isSet: Bool {
+        if case .set = state { return true }
+        return false
+    }
 
     /// Makes `gravity` (any non-zero length) the neutral pose of `orientation`.
     public mutating func capture(_ gravity: Vector3, in orientation: ScreenOrientation) {

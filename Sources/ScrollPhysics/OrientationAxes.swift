@@ -97,3 +97,46 @@ public struct PoseAngles: Equatable, Sendable {
         return orientation.displayVector(fromUser: user)
     }
 }
+
+/// The last accepted sample in the user's frame: its pitch is computed at
+/// once, its roll only when something needs the angle (horizontal
+/// scrolling, the readout). Thresholds on the roll are tested on its sine,
+/// `RollBand`, which costs one division instead of an arctangent.
+struct RawPose: Equatable, Sendable {
+    /// Components (right, up, out of the screen).
+    var user = Vector3(0, -1, 0)
+    var length = 1.0
+    var pitch = 0.0
+
+    init() {}
+
+    @inline(__always)
+    init(gravity: Vector3, length: Double, in orientation: ScreenOrientation) {
+        user = orientation.userComponents(of: gravity)
+        self.length = length
+        pitch = MathFunctions.atan2Degrees(-user.z, -user.y)
+    }
+
+    @inline(__always)
+    var roll: Double { MathFunctions.atan2Degrees(user.x, (user.y * user.y + user.z * user.z).squareRoot()) }
+    @inline(__always)
+    var sinRoll: Double { user.x / length }
+    var angles: PoseAngles { PoseAngles(pitch: pitch, roll: roll) }
+}
+
+/// A band of roll angles [center - halfWidth, center + halfWidth] (clamped
+/// to the poles), tested by the sine of the roll.
+struct RollBand: Equatable, Sendable {
+    var lowSine = -1.0
+    var highSine = 1.0
+
+    init() {}
+
+    init(center: Double, halfWidth: Double) {
+        lowSine = MathFunctions.sine(degrees: max(center - halfWidth, -90))
+        highSine = MathFunctions.sine(degrees: min(center + halfWidth, 90))
+    }
+
+    @inline(__always)
+    func contains(sine s: Double) -> Bool { s >= lowSine && s <= highSine }
+}

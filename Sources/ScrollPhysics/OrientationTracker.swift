@@ -81,7 +81,10 @@ public struct OrientationTracker: Equatable, Sendable {
     }
 
     /// Whether at least one sample decided the orientation (or it is pinned).
-    public var isDetermined: Bool { state != .undetermined }
+    public var isDetermined: Bool {
+        if case .undetermined = state { return false }
+        return true
+    }
 
     /// Changes the setting; returns true when the orientation in use changed.
     public mutating func apply(_ newSetting: OrientationSetting) -> Bool {
@@ -105,11 +108,21 @@ public struct OrientationTracker: Equatable, Sendable {
     /// `maximumGap` is the longest silence that still counts as continuous
     /// evidence for the dwell.
     public mutating func update(gravity g: Vector3, at time: Double, maximumGap: Double) -> Bool {
+        update(gravity: g, magnitude: g.length, at: time, maximumGap: maximumGap)
+    }
+
+    /// `update(gravity:at:maximumGap:)` with |g| already known.
+    @inline(__always)
+    mutating func update(gravity g: Vector3, magnitude: Double, at time: Double, maximumGap: Double) -> Bool {
         guard case .auto = setting else { return false }
         let gap = time - lastTime
         lastTime = time
-        let magnitude = g.length
         guard magnitude > 0 else { return false }
+        // The common case: gravity well within 60 degrees of the current down
+        // (down >= |g| cos 60 >= in-plane cos 60): nothing to consider.
+        if case .stable(let current) = state, current.downComponent(of: g) >= Self.switchCosine * magnitude {
+            return false
+        }
         let (nearest, nearestDown) = ScreenOrientation.nearest(to: g)
         switch state {
         case .undetermined:

@@ -52,6 +52,8 @@ public struct ScrollReadout: Equatable, Sendable {
     public var smoothedTiltDegrees: Double
     /// Sideways tilt: positive when the right edge is lower than at neutral.
     public var horizontalTiltDegrees: Double
+    /// The same after the 1-euro filter; equal to the raw one while horizontal
+    /// scrolling is off (nothing then needs it smoothed, so it is not filtered).
     public var smoothedHorizontalTiltDegrees: Double
     /// Current vertical speed (`REL_WHEEL` sign), detents/s.
     public var speed: Double
@@ -66,7 +68,8 @@ public struct ScrollReadout: Equatable, Sendable {
     public var lastSample: SampleVerdict
     /// Magnitude of the last sample with finite components, in g.
     public var lastMagnitudeG: Double
-    /// No accepted sample within three sensor periods (or none yet): nothing scrolls.
+    /// No usable data (none yet, the sensor silent for three periods, or
+    /// every sample rejected for half a second): nothing scrolls.
     public var isStale: Bool
     public var neutral: NeutralPose.State
     public var isNeutralSet: Bool { neutral == .set }

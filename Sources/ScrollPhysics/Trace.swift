@@ -77,10 +77,12 @@ public struct Trace: Equatable, Sendable {
         var raw: [(time: Double, raw: Vector3)] = []
         var lineNumber = 0
         var sawHeader = false
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: splitting on isNewline handles CRLF files.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0.isNewline }) {
             lineNumber += 1
             let line = DecimalNumber.trimmed(rawLine)
             if !sawHeader {
+                if line.isEmpty, lineNumber == 1, text.allSatisfy({ $0.isWhitespace }) { break }
                 try checkHeader(line, lineNumber)
                 sawHeader = true
                 continue

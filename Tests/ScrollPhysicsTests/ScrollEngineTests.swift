@@ -55,6 +55,23 @@ import Testing
         #expect(r.engine.readout.speed == 0)
     }
 
+    @Test func ridesThroughAShortShakeButStopsWhenItGoesOn() {
+        // Scrolling at full speed; from 2 s every sample is 1.6 g (shaking, walking).
+        func run(shakeFor seconds: Double) -> Run {
+            simulate(to: 5) { t in
+                let g = Pose.gravity(away: 20 + 30 * ease(t, 0.2, 0.6))
+                return t >= 2 && t < 2 + seconds ? g * 1.6 : g
+            }
+        }
+        let bump = run(shakeFor: 0.3)
+        #expect(bump.clock.filter { $0.time > 1 && $0.time < 5 }.allSatisfy { $0.readout.speed == -12 })
+        let walk = run(shakeFor: 2)
+        // Stale half a second after the last good sample, at rest 0.2 s later, until good samples return.
+        #expect(walk.frames(in: (2 + 0.5 + 0.25)...4).isEmpty)
+        #expect(walk.clock.first { $0.time > 2.5 && $0.time < 2.52 }?.readout.isStale == true)
+        #expect(walk.frames(in: 4.1...5).count > 40)
+    }
+
     @Test func speedIsBoundedByTheMaximumOverRandomMotion() {
         var random = SeededRandom(seed: 5)
         var away = 30.0
@@ -249,10 +266,17 @@ import Testing
         drive(&engine, from: 1e6, to: 1e6 + 2, into: &run) { _ in Pose.gravity(away: 45) }
         #expect(run.verticalTotal < -1000)
         run.frames = []
-        drive(&engine, from: 0, to: 2, into: &run) { _ in Pose.gravity(away: 45) }
+        drive(&engine, from: 0, to: 2, until: 2, into: &run) { _ in Pose.gravity(away: 45) }
         #expect(run.verticalTotal < -1000)
         #expect(engine.frame(at: .nan) == nil)
         #expect(engine.frame(at: .infinity) == nil)
+        // The output clock jumps back while scrolling: a new time base, not 100 s of scrolling on old data.
+        #expect(engine.nextFrameTime != nil)
+        _ = engine.frame(at: -100)
+        #expect(engine.nextFrameTime == nil)
+        #expect(engine.frame(at: -99.9) == nil)
+        #expect(engine.readout.isStale)
+        #expect(engine.neutral != nil)
     }
 
     @Test func applyingNewSettingsKeepsTheMotionContinuous() {
