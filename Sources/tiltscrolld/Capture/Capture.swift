@@ -9,11 +9,13 @@ enum Capture {
     /// claim would fail with EBUSY and auto-rotation would stop (GNOME claims
     /// the sensor exactly in tablet mode, when tiltscrolld is active too).
     /// Raw reads never lock anyone out. `Mode=buffer` asks for the buffer
-    /// explicitly, for a machine without iio-sensor-proxy.
+    /// (one read per batch instead of one per axis and sample); when it is
+    /// busy or unusable, polling keeps scrolling working, with a notice.
+    /// `Mode=poll` polls or fails.
     static func plan(_ setting: CaptureModeSetting, supported modes: CaptureModes) -> [CaptureMode] {
         switch setting {
         case .poll: return [.poll]
-        case .buffer: return [.buffer]
+        case .buffer: return modes.contains(.poll) ? [.buffer, .poll] : [.buffer]
         case .auto: return [CaptureMode.poll, .buffer].filter { modes.contains($0) }
         }
     }
@@ -23,8 +25,8 @@ enum Capture {
     /// available value when lower, and restored on release).
     ///
     /// `auto`: polling when the device has raw attributes, else buffered;
-    /// `buffer` falls back to nothing: a busy buffer (another process such as
-    /// iio-sensor-proxy holds it) is an error the daemon retries later.
+    /// `buffer`: buffered, or polling when the buffer is busy (another
+    /// process such as iio-sensor-proxy holds it) or cannot be set up.
     static func open(_ device: AccelerometerDevice, mode: CaptureModeSetting, rate: Double) -> Result<
         SampleSource, CaptureError
     > {
