@@ -83,7 +83,7 @@ extension ScrollSettings {
     public static let maxAccelerationRange: ClosedRange<Double> = 1...100_000
     public static let outputRateRange: ClosedRange<Double> = 10...500
     public static let gravityToleranceRange: ClosedRange<Double> = 0.01...0.9
-    public static let sampleRateRange: ClosedRange<Double> = 0.1...1000
+    public static let sampleRateRange: ClosedRange<Double> = 1...1000
 
     /// A problem between keys that each are in range, phrased for a user
     /// ("DeadZone=30 must be less than MaxTilt=25"), or nil.

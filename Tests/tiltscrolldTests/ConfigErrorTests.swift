@@ -17,15 +17,16 @@ import Testing
     @Test(arguments: [
         ("Device", "SampleRate", "0", "between 1 and 1000"), ("Device", "SampleRate", "1001", "between 1 and 1000"),
         ("Scroll", "Speed", "0", "between 0 and 1000"), ("Scroll", "Speed", "1000.5", "between 0 and 1000"),
-        ("Scroll", "DeadZone", "-1", "between 0 and 90"), ("Scroll", "MaxTilt", "91", "between 0 and 90"),
-        ("Scroll", "Curve", "0.1", "between 0.2 and 5"), ("Scroll", "Curve", "5.5", "between 0.2 and 5"),
-        ("Scroll", "HorizontalDeadZone", "90", "between 0 and 90"),
-        ("Scroll", "SmoothingCutoff", "0", "between 0 and 100"),
+        ("Scroll", "DeadZone", "-1", "between 0 and 45"), ("Scroll", "MaxTilt", "91", "between 1 and 90"),
+        ("Scroll", "MaxTilt", "0.5", "between 1 and 90"),
+        ("Scroll", "Curve", "0.2", "between 0.25 and 5"), ("Scroll", "Curve", "5.5", "between 0.25 and 5"),
+        ("Scroll", "HorizontalDeadZone", "46", "between 0 and 45"),
+        ("Scroll", "SmoothingCutoff", "0", "between 0.01 and 100"),
         ("Scroll", "SmoothingBeta", "-0.1", "between 0 and 10"),
-        ("Scroll", "Inertia", "10001", "between 0 and 10000"), ("Scroll", "Acceleration", "0", "between 0 and 10000"),
+        ("Scroll", "Inertia", "5001", "between 0 and 5000"), ("Scroll", "Acceleration", "0.5", "between 1 and 100000"),
         ("Scroll", "OutputRate", "9", "between 10 and 500"), ("Scroll", "OutputRate", "501", "between 10 and 500"),
-        ("Scroll", "GravityTolerance", "0.04", "between 0.05 and 1"),
-        ("Scroll", "GravityTolerance", "2", "between 0.05 and 1"),
+        ("Scroll", "GravityTolerance", "0.001", "between 0.01 and 0.9"),
+        ("Scroll", "GravityTolerance", "1", "between 0.01 and 0.9"),
     ])
     func refusesNumbersOutsideTheRange(section: String, key: String, value: String, range: String) throws {
         let error = try #require(parseError("[\(section)]\n\n\(key)=\(value)\n"))

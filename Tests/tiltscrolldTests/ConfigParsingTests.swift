@@ -143,18 +143,19 @@ func parseError(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
                 Speed=1000
                 DeadZone=0
                 MaxTilt=90
-                Curve=0.2
-                Inertia=0
+                Curve=0.25
+                Inertia=5000
                 OutputRate=500
-                GravityTolerance=1
+                GravityTolerance=0.9
                 SmoothingBeta=0
                 """))
         #expect(c.scroll.speed == 1000)
         #expect(c.scroll.deadZoneDegrees == 0)
         #expect(c.scroll.maxTiltDegrees == 90)
-        #expect(c.scroll.curve == 0.2)
+        #expect(c.scroll.curve == 0.25)
+        #expect(c.scroll.inertiaMilliseconds == 5000)
         #expect(c.device.sampleRate == 1000)
         #expect(c.scroll.outputRate == 500)
-        #expect(c.scroll.gravityTolerance == 1)
+        #expect(c.scroll.gravityTolerance == 0.9)
     }
 }

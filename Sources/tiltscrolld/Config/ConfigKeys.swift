@@ -38,30 +38,30 @@ extension ConfigKey {
             },
             render: { $0.device.mountMatrix?.description ?? "" }),
         .number(
-            .device, "SampleRate", \.device.sampleRate, range: .from(1, through: 1000),
+            .device, "SampleRate", \.device.sampleRate, range: .closed(ScrollSettings.sampleRateRange),
             help: "samples per second wanted from the sensor, Hz"),
         .choice(
             .device, "Mode", \.device.mode, words: words(of: CaptureModeSetting.self),
-            help: "how samples are read: auto buffers when it can and polls otherwise"),
+            help: "how samples are read: auto polls where the driver allows (leaving the buffer to iio-sensor-proxy), buffer prefers the buffer"),
     ]
 
     private static let scroll: [ConfigKey] = [
         .number(
-            .scroll, "Speed", \.scroll.speed, range: .above(0, through: 1000),
+            .scroll, "Speed", \.scroll.speed, range: .above(0, through: ScrollSettings.speedRange.upperBound),
             help: "scroll speed at full tilt, detents per second"),
         .number(
-            .scroll, "DeadZone", \.scroll.deadZoneDegrees, range: .from(0, below: 90),
+            .scroll, "DeadZone", \.scroll.deadZoneDegrees, range: .closed(ScrollSettings.deadZoneRange),
             help: "tilt around the neutral pose that never scrolls, degrees; must be below MaxTilt"),
         .number(
-            .scroll, "MaxTilt", \.scroll.maxTiltDegrees, range: .above(0, through: 90),
+            .scroll, "MaxTilt", \.scroll.maxTiltDegrees, range: .closed(ScrollSettings.maxTiltRange),
             help: "tilt from neutral at which the speed reaches Speed, degrees"),
         .number(
-            .scroll, "Curve", \.scroll.curve, range: .from(0.2, through: 5),
+            .scroll, "Curve", \.scroll.curve, range: .closed(ScrollSettings.curveRange),
             help: "exponent of the response between DeadZone and MaxTilt; 1 is linear, higher is gentler near neutral"),
         .boolean(.scroll, "Invert", \.scroll.invert, help: "reverse the vertical scroll direction"),
         .boolean(.scroll, "Horizontal", \.scroll.horizontal, help: "also scroll sideways from sideways tilt"),
         .number(
-            .scroll, "HorizontalDeadZone", \.scroll.horizontalDeadZoneDegrees, range: .from(0, below: 90),
+            .scroll, "HorizontalDeadZone", \.scroll.horizontalDeadZoneDegrees, range: .closed(ScrollSettings.horizontalDeadZoneRange),
             help: "dead zone of the sideways tilt, degrees; must be below MaxTilt"),
         .choice(
             .scroll, "Orientation", \.scroll.orientation,
@@ -69,24 +69,24 @@ extension ConfigKey {
                 + ScreenOrientation.allCases.map { ($0.rawValue, OrientationSetting.fixed($0)) },
             help: "which screen edge is up: follow the rotation (auto), or pin one"),
         .number(
-            .scroll, "SmoothingCutoff", \.scroll.smoothingMinCutoff, range: .above(0, through: 100),
+            .scroll, "SmoothingCutoff", \.scroll.smoothingMinCutoff, range: .closed(ScrollSettings.smoothingMinCutoffRange),
             help:
                 "smoothing filter cutoff at rest, Hz; lower is smoother but lags more; must be below half of SampleRate"
         ),
         .number(
-            .scroll, "SmoothingBeta", \.scroll.smoothingBeta, range: .from(0, through: 10),
+            .scroll, "SmoothingBeta", \.scroll.smoothingBeta, range: .closed(ScrollSettings.smoothingBetaRange),
             help: "how fast the smoothing lets go when tilting quickly; higher lags less"),
         .number(
-            .scroll, "Inertia", \.scroll.inertiaMilliseconds, range: .from(0, through: 10000),
+            .scroll, "Inertia", \.scroll.inertiaMilliseconds, range: .closed(ScrollSettings.inertiaRange),
             help: "milliseconds scrolling takes to coast to a stop after returning to neutral; 0 is off"),
         .number(
-            .scroll, "Acceleration", \.scroll.maxAcceleration, range: .above(0, through: 10000),
+            .scroll, "Acceleration", \.scroll.maxAcceleration, range: .closed(ScrollSettings.maxAccelerationRange),
             help: "largest change of speed, detents per second squared, so scrolling starts and stops smoothly"),
         .number(
-            .scroll, "OutputRate", \.scroll.outputRate, range: .from(10, through: 500),
+            .scroll, "OutputRate", \.scroll.outputRate, range: .closed(ScrollSettings.outputRateRange),
             help: "scroll events per second while scrolling, Hz"),
         .number(
-            .scroll, "GravityTolerance", \.scroll.gravityTolerance, range: .from(0.05, through: 1),
+            .scroll, "GravityTolerance", \.scroll.gravityTolerance, range: .closed(ScrollSettings.gravityToleranceRange),
             help: "samples whose magnitude differs from 1 g by more than this fraction are ignored"),
     ]
 

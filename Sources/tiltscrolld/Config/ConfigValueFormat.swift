@@ -31,6 +31,11 @@ struct NumberRange: Sendable {
     var upper: Double
     var includesUpper: Bool
 
+    /// The range a setting accepts, as the physics declares it.
+    static func closed(_ range: ClosedRange<Double>) -> NumberRange {
+        from(range.lowerBound, through: range.upperBound)
+    }
+
     /// lower <= x <= upper.
     static func from(_ lower: Double, through upper: Double) -> NumberRange {
         NumberRange(lower: lower, includesLower: true, upper: upper, includesUpper: true)
