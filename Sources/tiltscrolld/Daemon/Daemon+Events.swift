@@ -85,13 +85,13 @@ extension Daemon {
     func handleDeviceEvents(now: Double) {
         guard let deviceMonitor else { return }
         var lookForSensor = false
-        let healthy = deviceMonitor.drain { event in
+        let eventsLost = deviceMonitor.drain { event in
             switch event.subsystem {
             case "iio":
                 if let current = device, event.sysfsPath == current.sysfsPath {
                     handleCurrentDevice(event, now: now)
                 } else if event.action == .add || event.action == .bind {
-                    lookForSensor = device == nil || source == nil
+                    lookForSensor = lookForSensor || device == nil || source == nil
                 }
             case "input":
                 handleInputDevice(event)
@@ -99,12 +99,16 @@ extension Daemon {
                 break
             }
         }
-        if !healthy {
-            Log.warning(
-                "The udev monitor failed; looking for a returning sensor every \(Int(Daemon.rescanWithoutMonitor)) s instead"
-            )
-            deviceMonitor.close()
-            self.deviceMonitor = nil
+        if eventsLost {
+            // A remove or add may be among the lost: check the sensor in use
+            // is still there, and look for one if none is.
+            if let current = device, !FileSystem.exists(current.sysfsPath) {
+                handleCurrentDevice(
+                    DeviceEvent(action: .remove, subsystem: "iio", sysfsPath: current.sysfsPath, deviceNode: nil),
+                    now: now)
+            }
+            lookForSensor = true
+            rescanSwitches()
         }
         if lookForSensor, source == nil {
             device = nil
@@ -140,6 +144,13 @@ extension Daemon {
     /// Only `auto` and `tablet-mode` care about switches; the others never open them.
     var wantsSwitches: Bool {
         output != .monitor && (activation.mode == .auto || activation.mode == .tabletMode)
+    }
+
+    /// Forgets the switches known and looks again (after lost udev events).
+    func rescanSwitches() {
+        for sw in switches { sw.close() }
+        switches.removeAll()
+        scanSwitchesIfNeeded()
     }
 
     func scanSwitchesIfNeeded() {
