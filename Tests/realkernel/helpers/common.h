@@ -6,6 +6,11 @@
 #ifndef TILTSCROLL_HELPERS_COMMON_H
 #define TILTSCROLL_HELPERS_COMMON_H
 
+/* ppoll, O_CLOEXEC and friends; must come before any system header. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
