@@ -13,9 +13,11 @@
 
 NEUTRAL=30 # a reading pose: top edge 30 degrees away from upright
 
-# hold DEVICE PITCH SECONDS: take the pose and keep it. HOLD_FROM is the
-# moment the sensor had the new values, HOLD_TO the end of the hold.
+# hold DEVICE PITCH SECONDS: take the pose and keep it. HOLD_START is the
+# moment before the sensor changed, HOLD_FROM the moment it had the new
+# values, HOLD_TO the end of the hold.
 hold() {
+	HOLD_START="$(now)"
 	set_pose "$1" "$2"
 	HOLD_FROM="$(now)"
 	sleep "$3"

@@ -6,8 +6,9 @@
 iio_dir() {
 	local dir name
 	for dir in /sys/bus/iio/devices/iio:device*; do
+		[ -e "$dir/name" ] || continue # no match: the glob itself
 		# read, not cat: no process per device (scenarios call this often).
-		read -r name <"$dir/name" 2>/dev/null || continue
+		read -r name <"$dir/name" || continue
 		if [ "$name" = "$1" ]; then
 			echo "$dir"
 			return 0
