@@ -3,7 +3,7 @@
 #
 # i2c-stub keeps one 16-bit word per register: byte reads see its low byte,
 # word reads the whole word, I2C block reads the low bytes of consecutive
-# registers. Drivers differ in which they use, so stub_write_sample writes
+# registers. Drivers differ in which they use, so helpers/stub-sample writes
 # every sample both ways. busybox's i2c tools take bare numbers as hex, so
 # every number passed to them is written 0x...
 
@@ -106,22 +106,18 @@ stub_client() {
 }
 
 # stub_write_sample DRIVER RAW_X RAW_Y RAW_Z: store a sample in the chip's
-# data registers, shifted into place and in the driver's byte order, so that
-# every read style of the driver sees it (helpers/smbus-write).
+# data registers, in the driver's layout, so that every read style of the
+# driver sees it (helpers/stub-sample).
 stub_write_sample() {
-	local d="$1" raw u lim bytes=()
-	driver_info "$d"
-	lim=$((1 << (DRV_BITS - 1)))
-	for raw in "$2" "$3" "$4"; do
-		((raw > lim - 1)) && raw=$((lim - 1))
-		((raw < -lim)) && raw=$((-lim))
-		u=$(((raw << DRV_SHIFT) & 0xffff))
-		if [ "$DRV_ENDIAN" = be ]; then
-			bytes+=($((u >> 8)) $((u & 0xff)))
-		else
-			bytes+=($((u & 0xff)) $((u >> 8)))
-		fi
-	done
-	"$HELPERS_DIR/smbus-write" "$STUB_BUS" "$DRV_ADDR" "$DRV_DATA" "${bytes[@]}" ||
-		fail "writing a sample to the $d chip"
+	driver_info "$1"
+	"$HELPERS_DIR/stub-sample" "$STUB_BUS" "$DRV_ADDR" "$DRV_DATA" "$DRV_ENDIAN" "$DRV_SHIFT" \
+		"$DRV_BITS" "$2" "$3" "$4" || fail "writing a sample to the $1 chip"
+}
+
+# stub_play_timeline DRIVER: store the "MICROSECONDS X Y Z" samples on stdin,
+# each at its time.
+stub_play_timeline() {
+	driver_info "$1"
+	"$HELPERS_DIR/stub-sample" "$STUB_BUS" "$DRV_ADDR" "$DRV_DATA" "$DRV_ENDIAN" "$DRV_SHIFT" \
+		"$DRV_BITS" --timeline || fail "playing a timeline on the $1 chip"
 }
