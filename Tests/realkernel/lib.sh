@@ -9,8 +9,23 @@
 # frames with; every file a scenario produces goes to $RUN_DIR, which is the
 # host's .build/realkernel/runs/<scenario>/.
 
-for _part in core iio stub pose uhid udev daemon frames contract; do
-	# shellcheck source=/dev/null
-	. "$HARNESS_DIR/lib/$_part.sh"
-done
-unset _part
+# Order matters only for readability: nothing runs at source time but
+# variable defaults.
+# shellcheck source=lib/core.sh
+. "$HARNESS_DIR/lib/core.sh"
+# shellcheck source=lib/iio.sh
+. "$HARNESS_DIR/lib/iio.sh"
+# shellcheck source=lib/stub.sh
+. "$HARNESS_DIR/lib/stub.sh"
+# shellcheck source=lib/pose.sh
+. "$HARNESS_DIR/lib/pose.sh"
+# shellcheck source=lib/uhid.sh
+. "$HARNESS_DIR/lib/uhid.sh"
+# shellcheck source=lib/udev.sh
+. "$HARNESS_DIR/lib/udev.sh"
+# shellcheck source=lib/daemon.sh
+. "$HARNESS_DIR/lib/daemon.sh"
+# shellcheck source=lib/frames.sh
+. "$HARNESS_DIR/lib/frames.sh"
+# shellcheck source=lib/contract.sh
+. "$HARNESS_DIR/lib/contract.sh"

@@ -38,7 +38,6 @@ kernel_newest_cached() {
 }
 
 # kernel_fetch: make sure a kernel is unpacked and set
-#   KERNEL_DIR      the cache entry
 #   KERNEL_ROOT     the unpacked package (boot/, lib/modules/)
 #   KERNEL_RELEASE  uname -r of the guest, e.g. 6.1.0-57-amd64
 #   KERNEL_PACKAGE  package name, KERNEL_PACKAGE_VERSION its Debian version
@@ -81,7 +80,6 @@ kernel_fetch() {
 		mv "$tmp" "$dir"
 	fi
 
-	KERNEL_DIR="$dir"
 	KERNEL_ROOT="$dir/root"
 	read -r KERNEL_PACKAGE KERNEL_PACKAGE_VERSION KERNEL_RELEASE <"$dir/kernel.id"
 	KERNEL_IMAGE="$KERNEL_ROOT/boot/vmlinuz-$KERNEL_RELEASE"

@@ -17,6 +17,7 @@ NEUTRAL=30 # a reading pose: top edge 30 degrees away from upright
 # moment before the sensor changed, HOLD_FROM the moment it had the new
 # values, HOLD_TO the end of the hold.
 hold() {
+	# shellcheck disable=SC2034 # for the caller
 	HOLD_START="$(now)"
 	set_pose "$1" "$2"
 	HOLD_FROM="$(now)"

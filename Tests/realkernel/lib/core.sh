@@ -79,6 +79,7 @@ wait_exit() {
 		fi
 		sleep 0.05
 	done
+	# shellcheck disable=SC2034 # for the caller
 	wait "$pid" || EXIT_STATUS=$?
 }
 

@@ -34,11 +34,11 @@ daemon_alive() {
 		[ "$(awk '{ print $3 }' "/proc/$DAEMON_PID/stat" 2>/dev/null)" != Z ]
 }
 
-# daemon_wait_device [SECONDS]: wait for the daemon's uinput device and
-# check it is a wheel and nothing else (evread caps). Fails early if the
-# daemon dies first.
+# daemon_wait_device: wait (30 s at most: a cold start reads the binary over
+# 9p under TCG) for the daemon's uinput device and check it is a wheel and
+# nothing else (evread caps). Fails early if the daemon dies first.
 daemon_wait_device() {
-	local limit="${1:-30}" deadline
+	local limit=30 deadline
 	deadline=$((${EPOCHREALTIME/./} + $(usec "$limit")))
 	until "$HELPERS_DIR/evread" wait --timeout 0.5 >/dev/null 2>&1; do
 		if ! daemon_alive; then

@@ -23,12 +23,11 @@ udev_add_rule() {
 	cat >"$UDEV_RULES_DIR/$1"
 }
 
-# udevd_start: run udevd in the background (UDEVD_PID), replay the add
+# udevd_start: run udevd in the background, replay the add
 # events of everything that exists already, and wait until they are handled.
 udevd_start() {
 	mkdir -p /run/udev
 	/lib/systemd/systemd-udevd >"$RUN_DIR/udevd.log" 2>&1 &
-	UDEVD_PID=$!
 	diag_file "$RUN_DIR/udevd.log"
 	wait_until 10 "udevd's control socket" test -S /run/udev/control
 	udevadm trigger --action=add --type=subsystems

@@ -9,10 +9,11 @@ HID_VALUES=/run/tiltscroll-test/hid-values
 hid_start() {
 	mkdir -p "$(dirname "$HID_VALUES")"
 	[ -e "$HID_VALUES" ] || echo "0 -100 0" >"$HID_VALUES"
-	modprobe uhid && modprobe hid-sensor-hub && modprobe hid-sensor-accel-3d ||
-		fail "loading the HID sensor hub modules"
+	local m
+	for m in uhid hid-sensor-hub hid-sensor-accel-3d; do
+		modprobe "$m" || fail "modprobe $m failed"
+	done
 	"$HELPERS_DIR/uhid-accel" --verbose --values "$HID_VALUES" >"$RUN_DIR/uhid-accel.out" 2>"$RUN_DIR/uhid-accel.err" &
-	HID_PID=$!
 	diag_file "$RUN_DIR/uhid-accel.err"
 	iio_wait accel_3d 15
 }

@@ -8,6 +8,7 @@
 #     cleanly.
 # timeout: 150
 set -eu
+# shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 
 # expect_config_error NAME LINE: run the daemon on config NAME (already
@@ -35,7 +36,7 @@ expect_config_error() {
 
 daemon_require
 stub_load kxcjk
-dir="$(stub_add kxcjk)"
+stub_add kxcjk >/dev/null
 set_pose kxcjk "$NEUTRAL"
 modprobe uinput
 modprobe evdev

@@ -6,6 +6,7 @@
 # buffer, channels, trigger and sampling frequency restored after SIGTERM.
 # timeout: 150
 set -eu
+# shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 
 hid_start >/dev/null

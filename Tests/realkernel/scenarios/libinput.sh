@@ -8,6 +8,7 @@
 # device sent in each phase, as read by evread at the same time.
 # timeout: 150
 set -eu
+# shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 
 LIBINPUT_LOG="$RUN_DIR/libinput.txt"
@@ -73,8 +74,9 @@ read -r _ away_hires _ < <(frames_window "$away_from" "$towards_from")
 read -r _ towards_hires _ < <(frames_window "$towards_from" "$towards_to")
 read -r all_frames all_hires _ < <(frames_window 0 "$(now)")
 log "evread: away $away_hires, towards $towards_hires, all $all_hires hi-res units in $all_frames frames"
-[ "$away_hires" -lt 0 ] && [ "$towards_hires" -gt 0 ] ||
+if [ "$away_hires" -ge 0 ] || [ "$towards_hires" -le 0 ]; then
 	fail "the device itself scrolled the wrong way (away $away_hires, towards $towards_hires)"
+fi
 
 count="$(libinput_v120 | wc -l)"
 down="$(libinput_v120 + | sum_lines)"

@@ -5,6 +5,7 @@
 # The tilt contract of lib/contract.sh, on the real driver, in Mode=poll.
 # timeout: 150
 set -eu
+# shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 
 stub_load lis3dh

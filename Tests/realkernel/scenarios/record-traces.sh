@@ -10,6 +10,7 @@
 # tool: records Tests/realkernel/traces/*.trace
 # timeout: 180
 set -eu
+# shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 
 SWEEP="0:30 1.5:30 4.5:50 6:50 8:30 10:10 11:10 13:30 15:30"
@@ -18,7 +19,7 @@ mkdir -p "$RUN_DIR/traces"
 
 # record DEVICE IIO_NAME DESCRIPTION FILE
 record() {
-	local device="$1" iio="$2" describe="$3" trace="$RUN_DIR/traces/$4" pid samples
+	local device="$1" iio="$2" describe="$3" trace="$RUN_DIR/traces/$4" pid
 	set_pose "$device" 30
 	"$HELPERS_DIR/iio-record" --device "$iio" --describe "$describe, $KERNEL" \
 		--output "$trace" --rate 50 --duration 16 2>"$RUN_DIR/$4.log" &

@@ -6,6 +6,7 @@
 # uinput tablet-mode switch reports the state it was given.
 # timeout: 150
 set -eu
+# shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 
 DRIVERS="kxcjk lis3dh da280 bmc150 mxc4005"
@@ -26,12 +27,14 @@ for d in $DRIVERS; do
 	log "$d: $DRV_DEVICE probed as $(basename "$dir") ($(cat "$dir/name"))"
 	case "$d" in
 	kxcjk)
-		[ -r "$dir/in_accel_scale" ] && [ -r "$dir/in_accel_mount_matrix" ] ||
+		if [ ! -r "$dir/in_accel_scale" ] || [ ! -r "$dir/in_accel_mount_matrix" ]; then
 			fail "kxcjk: expected shared in_accel_scale and in_accel_mount_matrix"
+		fi
 		;;
 	lis3dh)
-		[ -r "$dir/in_accel_x_scale" ] && [ ! -e "$dir/in_accel_scale" ] && [ -r "$dir/mount_matrix" ] ||
+		if [ ! -r "$dir/in_accel_x_scale" ] || [ -e "$dir/in_accel_scale" ] || [ ! -r "$dir/mount_matrix" ]; then
 			fail "lis3dh: expected per-axis scale, no shared scale, and mount_matrix"
+		fi
 		freq="$(cat "$dir/sampling_frequency")"
 		[ "$freq" = 1 ] || fail "lis3dh: sampling_frequency defaults to '$freq', expected 1"
 		# At 1 Hz every raw read sleeps ~2 s; this scenario only checks values.

@@ -9,6 +9,7 @@
 # away or when it returns.
 # timeout: 150
 set -eu
+# shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 
 MATRIX="0, 1, 0; -1, 0, 0; 0, 0, -1"
