@@ -44,7 +44,13 @@ expect_scroll() {
 	local what="$1" sign="$2" n hires wheel rate
 	read -r n hires wheel _ < <(frames_window "$3" "$4")
 	rate="$(frames_rate "$3" "$4")"
-	if [ "$sign" = - ] && [ "$hires" -ge 0 ] || [ "$sign" = + ] && [ "$hires" -le 0 ]; then
+	local wrong=0
+	case "$sign" in
+	-) [ "$hires" -lt 0 ] || wrong=1 ;;
+	+) [ "$hires" -gt 0 ] || wrong=1 ;;
+	*) fail "expect_scroll: sign must be - or +, not '$sign'" ;;
+	esac
+	if [ "$wrong" = 1 ]; then
 		frames_show "$3" "$4" >&2
 		fail "$what: hi-res sum $hires over $n frames, expected sign $sign"
 	fi
@@ -124,6 +130,8 @@ EOF
 
 	step "SIGTERM: clean exit, device gone, IIO settings restored"
 	daemon_alive || fail "the daemon died during the scenario"
+	# What the daemon changed, so the restore check below is seen to matter.
+	log "IIO settings while the daemon runs: $(diff <(echo "$before") <(iio_settings "$dir") | sed -n 's/^> //p' | tr '\n' ' ')"
 	daemon_stop
 	frames_stop
 	frames_check_shape
