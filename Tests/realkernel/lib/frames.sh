@@ -53,3 +53,19 @@ $bad"
 		grep -q ' dropped=0 other=0$' "$FRAMES" || fail "evread saw dropped or foreign events: $(grep '^summary' "$FRAMES")"
 	fi
 }
+
+# frames_first FROM: the time of the first frame at or after FROM (empty if none).
+frames_first() {
+	awk -v a="$1" '$1 == "frame" && $2 >= a { print $2; exit }' "$FRAMES"
+}
+
+# expect_prompt_start WHAT FROM LIMIT: the first frame after FROM (a tilt)
+# must come within LIMIT seconds.
+expect_prompt_start() {
+	local first
+	first="$(frames_first "$2")"
+	[ -n "$first" ] || fail "$1: no frame at all after the tilt"
+	fcmp "$first" "<=" "$(fadd "$2" "$3")" ||
+		fail "$1: the first frame came $(awk -v a="$first" -v b="$2" 'BEGIN { printf "%.2f", a - b }') s after the tilt, more than $3 s"
+	log "$1: first frame $(awk -v a="$first" -v b="$2" 'BEGIN { printf "%.2f", a - b }') s after the tilt"
+}

@@ -23,11 +23,12 @@ udev_add_rule() {
 	cat >"$UDEV_RULES_DIR/$1"
 }
 
-# udevd_start: run udevd in the background, replay the add
+# udevd_start: run udevd in the background (UDEVD_PID), replay the add
 # events of everything that exists already, and wait until they are handled.
 udevd_start() {
 	mkdir -p /run/udev
 	/lib/systemd/systemd-udevd >"$RUN_DIR/udevd.log" 2>&1 &
+	UDEVD_PID=$!
 	diag_file "$RUN_DIR/udevd.log"
 	wait_until 10 "udevd's control socket" test -S /run/udev/control
 	udevadm trigger --action=add --type=subsystems
@@ -42,4 +43,11 @@ udev_settle() {
 # udev_property SYSFS_PATH NAME: a property of the device in udev's database.
 udev_property() {
 	udevadm info --query=property --path="$1" | sed -n "s/^$2=//p"
+}
+
+# udevd_stop: ask udevd to exit and wait until it has.
+udevd_stop() {
+	udevadm control --exit || fail "udevd did not accept the exit request"
+	wait_exit "$UDEVD_PID" 10
+	[ "$EXIT_STATUS" = 0 ] || fail "udevd's exit status: $EXIT_STATUS"
 }
