@@ -43,7 +43,7 @@ kernel_newest_cached() {
 #   KERNEL_PACKAGE  package name, KERNEL_PACKAGE_VERSION its Debian version
 #   KERNEL_IMAGE    the vmlinuz to boot
 kernel_fetch() {
-	local resolved package version dir tmp deb
+	local resolved package version dir tmp deb lock
 	KERNEL_CACHE="$CACHE_DIR/kernels"
 	mkdir -p "$KERNEL_CACHE"
 
@@ -58,6 +58,9 @@ kernel_fetch() {
 		die "cannot resolve linux-image-amd64 with apt-cache and nothing is cached in $KERNEL_CACHE (run apt-get update?)"
 	fi
 
+	# Several worktrees share the cache: one fetch at a time.
+	exec {lock}>"$KERNEL_CACHE/.lock"
+	flock "$lock"
 	if [ ! -e "$dir/.complete" ]; then
 		progress "fetching $package $version into $dir"
 		tmp="$dir.partial"
@@ -79,6 +82,7 @@ kernel_fetch() {
 		touch "$tmp/.complete"
 		mv "$tmp" "$dir"
 	fi
+	exec {lock}>&-
 
 	KERNEL_ROOT="$dir/root"
 	read -r KERNEL_PACKAGE KERNEL_PACKAGE_VERSION KERNEL_RELEASE <"$dir/kernel.id"
