@@ -1,0 +1,311 @@
+/*
+ * uhid-accel: a HID sensor hub with one accelerometer, made through /dev/uhid.
+ *
+ * Most current convertibles report their accelerometer through a HID sensor
+ * hub (Intel ISH, AMD SFH). The kernel side of that path (hid-sensor-hub,
+ * hid-sensor-accel-3d, its trigger and buffer) is stock code; only the
+ * firmware is missing in a VM. This program plays the firmware: it declares
+ * an "Accelerometer 3D" sensor in the HID Sensor usage tables, answers the
+ * kernel's GET_REPORT/SET_REPORT requests for its properties, and streams
+ * input reports at the interval the kernel asked for while the kernel has
+ * the device open.
+ *
+ *   uhid-accel --values FILE [--name NAME] [--verbose]
+ *
+ * FILE holds "X Y Z", the acceleration in the device's units (1/100 g, the
+ * unit exponent -2 of the descriptor: upright is "0 -100 0"). It is re-read
+ * before every report, so a scenario tilts the device by rewriting it (write
+ * a temporary file and rename it over FILE, so no half-written line is read).
+ * Prints "created" once the kernel has started the device; runs until
+ * SIGTERM/SIGINT, then destroys it.
+ */
+#include "common.h"
+
+#include <fcntl.h>
+#include <linux/input.h>
+#include <linux/uhid.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <unistd.h>
+
+/*
+ * One physical collection, report ID 1. Feature report: Reporting State and
+ * Power State as named arrays (a logical collection named by the property,
+ * holding its selectors), Report Interval in ms (no unit item: the kernel
+ * takes milliseconds then). Input report: acceleration X, Y, Z as int16 with
+ * unit exponent -2; with no unit item the kernel reads them as g.
+ */
+static const uint8_t report_descriptor[] = {
+	0x05, 0x20,             /* Usage Page (Sensor) */
+	0x09, 0x73,             /* Usage (Motion: Accelerometer 3D) */
+	0xa1, 0x00,             /* Collection (Physical) */
+	0x85, 0x01,             /*   Report ID (1) */
+
+	0x0a, 0x16, 0x03,       /*   Usage (Property: Reporting State) */
+	0x15, 0x00,             /*   Logical Minimum (0) */
+	0x25, 0x05,             /*   Logical Maximum (5) */
+	0x75, 0x08,             /*   Report Size (8) */
+	0x95, 0x01,             /*   Report Count (1) */
+	0xa1, 0x02,             /*   Collection (Logical) */
+	0x0a, 0x40, 0x08,       /*     Usage (No Events) */
+	0x0a, 0x41, 0x08,       /*     Usage (All Events) */
+	0x0a, 0x42, 0x08,       /*     Usage (Threshold Events) */
+	0x0a, 0x43, 0x08,       /*     Usage (No Events Wake) */
+	0x0a, 0x44, 0x08,       /*     Usage (All Events Wake) */
+	0x0a, 0x45, 0x08,       /*     Usage (Threshold Events Wake) */
+	0xb1, 0x00,             /*     Feature (Data, Array, Abs) */
+	0xc0,                   /*   End Collection */
+
+	0x0a, 0x19, 0x03,       /*   Usage (Property: Power State) */
+	0x15, 0x00,             /*   Logical Minimum (0) */
+	0x25, 0x05,             /*   Logical Maximum (5) */
+	0x75, 0x08,             /*   Report Size (8) */
+	0x95, 0x01,             /*   Report Count (1) */
+	0xa1, 0x02,             /*   Collection (Logical) */
+	0x0a, 0x50, 0x08,       /*     Usage (Undefined) */
+	0x0a, 0x51, 0x08,       /*     Usage (D0 Full Power) */
+	0x0a, 0x52, 0x08,       /*     Usage (D1 Low Power) */
+	0x0a, 0x53, 0x08,       /*     Usage (D2 Standby With Wake) */
+	0x0a, 0x54, 0x08,       /*     Usage (D3 Sleep With Wake) */
+	0x0a, 0x55, 0x08,       /*     Usage (D4 Power Off) */
+	0xb1, 0x00,             /*     Feature (Data, Array, Abs) */
+	0xc0,                   /*   End Collection */
+
+	0x0a, 0x0e, 0x03,       /*   Usage (Property: Report Interval) */
+	0x15, 0x00,             /*   Logical Minimum (0) */
+	0x27, 0xff, 0xff, 0xff, 0x7f, /* Logical Maximum (2^31 - 1) */
+	0x75, 0x20,             /*   Report Size (32) */
+	0x95, 0x01,             /*   Report Count (1) */
+	0x55, 0x00,             /*   Unit Exponent (0) */
+	0xb1, 0x02,             /*   Feature (Data, Var, Abs) */
+
+	/* One field per axis: the hub hands each field's usage to the driver. */
+	0x16, 0x01, 0x80,       /*   Logical Minimum (-32767) */
+	0x26, 0xff, 0x7f,       /*   Logical Maximum (32767) */
+	0x75, 0x10,             /*   Report Size (16) */
+	0x95, 0x01,             /*   Report Count (1) */
+	0x55, 0x0e,             /*   Unit Exponent (-2) */
+	0x0a, 0x53, 0x04,       /*   Usage (Acceleration Axis X) */
+	0x81, 0x02,             /*   Input (Data, Var, Abs) */
+	0x0a, 0x54, 0x04,       /*   Usage (Acceleration Axis Y) */
+	0x81, 0x02,             /*   Input (Data, Var, Abs) */
+	0x0a, 0x55, 0x04,       /*   Usage (Acceleration Axis Z) */
+	0x81, 0x02,             /*   Input (Data, Var, Abs) */
+	0xc0,                   /* End Collection */
+};
+
+#define REPORT_ID 1
+
+struct sensor_state {
+	uint8_t reporting_state;
+	uint8_t power_state;
+	uint32_t interval_ms;
+	int16_t axes[3];
+	bool opened;
+};
+
+static volatile sig_atomic_t stop_requested;
+static bool verbose;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void uhid_write(int fd, const struct uhid_event *ev)
+{
+	ssize_t n = write(fd, ev, sizeof *ev);
+	if (n != (ssize_t)sizeof *ev)
+		die_errno("writing to /dev/uhid");
+}
+
+/* Keep the last good values when the file is missing or malformed. */
+static void load_values(const char *path, struct sensor_state *s)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	int x, y, z;
+	if (fscanf(f, "%d %d %d", &x, &y, &z) == 3) {
+		s->axes[0] = (int16_t)x;
+		s->axes[1] = (int16_t)y;
+		s->axes[2] = (int16_t)z;
+	}
+	fclose(f);
+}
+
+/* Report bytes, ID first, little-endian as HID requires. Returns the size. */
+static size_t feature_report(const struct sensor_state *s, uint8_t *buf)
+{
+	buf[0] = REPORT_ID;
+	buf[1] = s->reporting_state;
+	buf[2] = s->power_state;
+	memcpy(buf + 3, &s->interval_ms, 4);
+	return 7;
+}
+
+static size_t input_report(const struct sensor_state *s, uint8_t *buf)
+{
+	buf[0] = REPORT_ID;
+	memcpy(buf + 1, s->axes, sizeof s->axes);
+	return 7;
+}
+
+static void send_input(int fd, const char *values, struct sensor_state *s)
+{
+	load_values(values, s);
+	struct uhid_event ev = {.type = UHID_INPUT2};
+	ev.u.input2.size = (uint16_t)input_report(s, ev.u.input2.data);
+	uhid_write(fd, &ev);
+}
+
+/*
+ * The kernel opens the device exactly while it holds the sensor powered
+ * (hid_sensor_power_state calls sensor_hub_device_open/close), which is
+ * when firmware streams. The Power and Reporting State values it writes are
+ * kept and reported back but not interpreted: 6.1 writes the selector's
+ * position counted from 1 (2 for D0 Full Power), which is not what every
+ * firmware expects, and a test device should not depend on it.
+ */
+static bool streaming(const struct sensor_state *s)
+{
+	return s->opened;
+}
+
+static void handle_event(int fd, const struct uhid_event *ev, const char *values, struct sensor_state *s)
+{
+	struct uhid_event reply = {0};
+	switch (ev->type) {
+	case UHID_START:
+		printf("created\n");
+		fflush(stdout);
+		break;
+	case UHID_OPEN:
+		s->opened = true;
+		break;
+	case UHID_CLOSE:
+		s->opened = false;
+		break;
+	case UHID_GET_REPORT:
+		reply.type = UHID_GET_REPORT_REPLY;
+		reply.u.get_report_reply.id = ev->u.get_report.id;
+		if (ev->u.get_report.rnum != REPORT_ID) {
+			reply.u.get_report_reply.err = EINVAL;
+		} else if (ev->u.get_report.rtype == UHID_FEATURE_REPORT) {
+			reply.u.get_report_reply.size = (uint16_t)feature_report(s, reply.u.get_report_reply.data);
+		} else if (ev->u.get_report.rtype == UHID_INPUT_REPORT) {
+			/* A sysfs raw read: the kernel polls the current sample. */
+			load_values(values, s);
+			reply.u.get_report_reply.size = (uint16_t)input_report(s, reply.u.get_report_reply.data);
+		} else {
+			reply.u.get_report_reply.err = EINVAL;
+		}
+		uhid_write(fd, &reply);
+		break;
+	case UHID_SET_REPORT:
+		reply.type = UHID_SET_REPORT_REPLY;
+		reply.u.set_report_reply.id = ev->u.set_report.id;
+		if (ev->u.set_report.rnum == REPORT_ID && ev->u.set_report.rtype == UHID_FEATURE_REPORT &&
+		    ev->u.set_report.size >= 7) {
+			const uint8_t *d = ev->u.set_report.data;
+			s->reporting_state = d[1];
+			s->power_state = d[2];
+			memcpy(&s->interval_ms, d + 3, 4);
+		} else {
+			reply.u.set_report_reply.err = EINVAL;
+		}
+		uhid_write(fd, &reply);
+		break;
+	default:
+		break; /* STOP, OUTPUT: nothing to do for a sensor */
+	}
+	/* State changes only: raw reads cause several GET_REPORTs each. */
+	if (verbose && ev->type != UHID_GET_REPORT)
+		fprintf(stderr, "uhid-accel: %.3f event %u: opened=%d power=%u reporting=%u interval=%u ms\n",
+			monotonic_seconds(), ev->type, s->opened, s->power_state, s->reporting_state,
+			s->interval_ms);
+}
+
+int main(int argc, char **argv)
+{
+	helper_name = "uhid-accel";
+	const char *values = NULL, *name = "tiltscroll test HID sensor hub";
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--values") == 0 && i + 1 < argc)
+			values = argv[++i];
+		else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
+			name = argv[++i];
+		else if (strcmp(argv[i], "--verbose") == 0)
+			verbose = true;
+		else
+			values = NULL, i = argc;
+	}
+	if (!values)
+		die("usage: uhid-accel --values FILE [--name NAME] [--verbose]");
+
+	/* Until the kernel says otherwise: D4 off, no events, 100 ms, upright. */
+	struct sensor_state s = {.reporting_state = 0, .power_state = 5, .interval_ms = 100,
+				 .axes = {0, -100, 0}};
+	load_values(values, &s);
+
+	/* No SA_RESTART: a signal interrupts poll() and the loop sees the flag. */
+	struct sigaction sa = {.sa_handler = on_stop_signal};
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+
+	int fd = open("/dev/uhid", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		die_errno("opening /dev/uhid");
+
+	struct uhid_event create = {.type = UHID_CREATE2};
+	snprintf((char *)create.u.create2.name, sizeof create.u.create2.name, "%s", name);
+	snprintf((char *)create.u.create2.phys, sizeof create.u.create2.phys, "uhid-accel");
+	create.u.create2.rd_size = sizeof report_descriptor;
+	create.u.create2.bus = BUS_VIRTUAL;
+	memcpy(create.u.create2.rd_data, report_descriptor, sizeof report_descriptor);
+	uhid_write(fd, &create);
+
+	double next_report = 0;
+	while (!stop_requested) {
+		int timeout = -1;
+		if (streaming(&s)) {
+			double now = monotonic_seconds();
+			if (next_report <= now) {
+				send_input(fd, values, &s);
+				/* Keep the grid; after a stall, restart it instead of bursting. */
+				double interval = (s.interval_ms ? s.interval_ms : 1) / 1000.0;
+				next_report += interval;
+				if (next_report <= now)
+					next_report = now + interval;
+			}
+			timeout = (int)((next_report - now) * 1000.0) + 1;
+		} else {
+			next_report = 0;
+		}
+		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		int n = poll(&pfd, 1, timeout);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die_errno("poll");
+		}
+		if (n > 0) {
+			struct uhid_event ev;
+			ssize_t got = read(fd, &ev, sizeof ev);
+			if (got < 0) {
+				if (errno == EINTR)
+					continue;
+				die_errno("reading /dev/uhid");
+			}
+			handle_event(fd, &ev, values, &s);
+		}
+	}
+
+	struct uhid_event destroy = {.type = UHID_DESTROY};
+	uhid_write(fd, &destroy);
+	close(fd);
+	return 0;
+}

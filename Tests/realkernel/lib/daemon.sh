@@ -1,0 +1,71 @@
+# shellcheck shell=bash
+# Starting, signalling and stopping the daemon under test: the unmodified
+# binary the project builds ($TILTSCROLLD), run like a service would run it
+# (state directory in a tmpfs, logs on stderr into $RUN_DIR/daemon.err).
+
+CONFIG_DIR=/run/tiltscroll-test/config
+
+# daemon_config NAME: write the configuration on stdin, print its path.
+daemon_config() {
+	mkdir -p "$CONFIG_DIR"
+	cat >"$CONFIG_DIR/$1.conf"
+	echo "$CONFIG_DIR/$1.conf"
+}
+
+daemon_require() {
+	[ -x "$TILTSCROLLD" ] || fail "no daemon binary at $TILTSCROLLD (build it with 'make release', or set TILTSCROLLD)"
+}
+
+# daemon_start CONFIG: start tiltscrolld in the background (DAEMON_PID).
+daemon_start() {
+	daemon_require
+	modprobe uinput
+	modprobe evdev
+	log "starting $TILTSCROLLD --config $1 --verbose"
+	sed 's/^/    /' "$1"
+	STATE_DIRECTORY=/var/lib/tiltscroll "$TILTSCROLLD" --config "$1" --verbose \
+		>>"$RUN_DIR/daemon.out" 2>>"$RUN_DIR/daemon.err" &
+	DAEMON_PID=$!
+	diag_file "$RUN_DIR/daemon.err"
+}
+
+daemon_alive() {
+	kill -0 "$DAEMON_PID" 2>/dev/null &&
+		[ "$(awk '{ print $3 }' "/proc/$DAEMON_PID/stat" 2>/dev/null)" != Z ]
+}
+
+# daemon_wait_device: wait (30 s at most: a cold start reads the binary over
+# 9p under TCG) for the daemon's uinput device and check it is a wheel and
+# nothing else (evread caps). Fails early if the daemon dies first.
+daemon_wait_device() {
+	local limit=30 deadline
+	deadline=$((${EPOCHREALTIME/./} + $(usec "$limit")))
+	until "$HELPERS_DIR/evread" wait --timeout 0.5 >/dev/null 2>&1; do
+		if ! daemon_alive; then
+			wait_exit "$DAEMON_PID" 1
+			fail "the daemon exited with status $EXIT_STATUS before creating its device"
+		fi
+		[ "${EPOCHREALTIME/./}" -le "$deadline" ] || fail "no 'tiltscroll' input device within ${limit}s"
+	done
+	"$HELPERS_DIR/evread" caps >"$RUN_DIR/caps.txt" 2>&1 || {
+		cat "$RUN_DIR/caps.txt"
+		fail "the daemon's input device has the wrong capabilities"
+	}
+	log "$(cat "$RUN_DIR/caps.txt")"
+}
+
+# daemon_pid_file: the daemon's PID file in /run/tiltscroll/ (the contract).
+daemon_pid_file() {
+	grep -lx "$DAEMON_PID" /run/tiltscroll/*.pid 2>/dev/null | head -n 1
+}
+
+# daemon_stop: SIGTERM; it must exit 0 within 10 s, its device and its PID
+# file gone.
+daemon_stop() {
+	kill -TERM "$DAEMON_PID"
+	wait_exit "$DAEMON_PID" 10
+	[ "$EXIT_STATUS" = 0 ] || fail "the daemon's exit status after SIGTERM: $EXIT_STATUS"
+	"$HELPERS_DIR/evread" gone --timeout 3 || fail "the daemon's input device outlived the daemon"
+	[ -z "$(daemon_pid_file)" ] || fail "the PID file $(daemon_pid_file) outlived the daemon"
+	log "the daemon exited 0 on SIGTERM; its device and PID file are gone"
+}
