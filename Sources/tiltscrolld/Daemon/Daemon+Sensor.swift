@@ -136,6 +136,7 @@ extension Daemon {
         case .active:
             let name = device?.name ?? "?"
             let mode = source?.mode.rawValue ?? "?"
+            if output == .monitor { return "Watching \(name) (\(mode) capture); the monitor emits nothing" }
             return "Scrolling with \(name) (\(mode) capture)"
         case .waitingForSensor:
             return "Waiting for an accelerometer"
