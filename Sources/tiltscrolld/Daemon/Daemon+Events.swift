@@ -48,8 +48,9 @@ extension Daemon {
         switch Configuration.load(path: configSource.path, required: configSource.required) {
         case .failure(let error):
             Log.error("Reload failed, keeping the running configuration: \(error)")
-            lastStatus = ""
-            notifier.ready(status: "Configuration error, running with the previous one: \(error)")
+            // Shown by `systemctl status` until the state changes or a reload succeeds.
+            lastStatus = "Configuration error, running with the previous one: \(error)"
+            notifier.ready(status: lastStatus)
             return
         case .success(let new):
             apply(new, now: now)

@@ -51,6 +51,10 @@ extension Daemon {
         switch Capture.open(device, mode: configuration.device.mode, rate: configuration.device.sampleRate) {
         case .success(let capture): opened = capture
         case .failure(let error):
+            if isStarting, error.kind == .permissionDenied {
+                startupFailure = "Cannot capture from \(device.name): \(error.message)"
+                return
+            }
             Log.warning("Cannot capture from \(device.name): \(error.message); retrying in \(Int(reacquireDelay)) s")
             scheduleReacquire(now: now)
             return
@@ -61,7 +65,11 @@ extension Daemon {
             case .success(let created): scrollDevice = created
             case .failure(let error):
                 opened.release()
-                Log.error("Cannot create the scroll device: \(error)")
+                if isStarting {
+                    startupFailure = "\(error)"
+                    return
+                }
+                Log.error("\(error); retrying in \(Int(reacquireDelay)) s")
                 scheduleReacquire(now: now)
                 return
             }
@@ -145,13 +153,29 @@ extension Daemon {
         }
     }
 
-    /// Tells systemd (and the log, in debug) when the state a user would see changes.
+    /// Tells systemd (and the log, in debug) when the state a user would see
+    /// changes. Comparing the parts allocates nothing; only a change builds
+    /// the line.
     func updateStatus() {
+        let key = StatusKey(state: activation.state, mode: source?.mode, deviceName: device?.name)
+        guard key != lastStatusKey else { return }
+        lastStatusKey = key
         let line = statusLine()
         guard line != lastStatus else { return }
         lastStatus = line
         notifier.status(line)
         Log.debug("Status: \(line)")
+    }
+
+    /// Whether the daemon is still starting: the first acquisition decides
+    /// whether it can run at all.
+    var isStarting: Bool { lastStatusKey == nil }
+
+    /// What the status line is made of.
+    struct StatusKey: Equatable {
+        var state: Activation.State
+        var mode: CaptureMode?
+        var deviceName: String?
     }
 
     func monitorSnapshot() -> MonitorSnapshot {

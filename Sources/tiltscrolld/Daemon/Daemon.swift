@@ -65,8 +65,13 @@ final class Daemon {
     /// The latest sample before and after the mount matrix, for the monitor.
     var lastRaw = Vector3.zero
     var lastCorrected = Vector3.zero
-    /// The last status line sent to systemd and logged, to send only changes.
+    /// The last status line sent to systemd and logged, and what it was made
+    /// of: the line is rebuilt only when its parts change, so the loop does
+    /// not format a string on every iteration.
     var lastStatus = ""
+    var lastStatusKey: StatusKey?
+    /// Set by the first acquisition when it failed for a reason no retry mends.
+    var startupFailure: String?
     /// Emission failures are logged once per streak, not once per frame.
     var emitFailing = false
 
@@ -113,6 +118,11 @@ final class Daemon {
         if output == .uinput {
             switch PidFile.create() {
             case .success(let file): pidFile = file
+            case .failure(.alreadyRunning(let pid, let path)):
+                // Two daemons would scroll twice as far.
+                Log.error("Another tiltscrolld is already running (PID \(pid), \(path)); stop it first")
+                shutDown()
+                return 1
             case .failure(let error): Log.debug("No PID file: \(error)")
             }
         }
@@ -121,13 +131,14 @@ final class Daemon {
         }
 
         reconcile(now: now)
-        if output == .uinput, source != nil, scrollDevice == nil {
-            // Without a uinput device there is nothing to do; say why and stop.
+        if let fatal = startupFailure {
+            // Nothing retrying would mend (no uinput, no permission): say so and stop.
+            Log.error(fatal)
             shutDown()
             return 1
         }
-        notifier.ready(status: statusLine())
         lastStatus = statusLine()
+        notifier.ready(status: lastStatus)
         Log.info(lastStatus)
 
         loop()
