@@ -139,7 +139,8 @@ final class Daemon {
         }
         lastStatus = statusLine()
         notifier.ready(status: lastStatus)
-        Log.info(lastStatus)
+        // An active start was logged with its details by acquire().
+        if activation.state != .active { Log.info(lastStatus) }
 
         loop()
         shutDown()
