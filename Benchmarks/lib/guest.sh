@@ -273,33 +273,48 @@ bench_strace() {
 	log "strace-$1: $(grep -c . "$RUN_DIR/strace-$1.txt") lines"
 }
 
-# bench_perf MODE: the same window's system calls counted in the kernel by
-# perf stat on the syscall tracepoints, which does not stop the daemon at
-# every call as strace does (under TCG strace slows each call enough to
-# change the loop's timing). Counts of all calls, poll (and those with a zero
-# timeout), pread64 (and those on in_accel_z_raw: samples in poll mode),
-# read, write (and those on /dev/uinput: frames); the io counters around it
-# give the samples in buffer mode.
+# bench_perf MODE: the same kind of window's system calls counted in the
+# kernel by perf stat on the syscall tracepoints, which does not stop the
+# daemon at every call as strace does (under TCG strace slows each call
+# enough to change the loop's timing). Counted, in this order: all calls,
+# poll, poll with a zero timeout, pread64, the sample reads (pread64 of
+# in_accel_z_raw in poll mode, read of /dev/iio:deviceN in buffer mode),
+# read, write, write to /dev/uinput (frames); in buffer mode also the reads
+# that returned exactly 1, 2, 3, 4 scans and more than 4 (the samples).
 bench_perf() {
-	local mode="$1" z u a b
+	local mode="$1" fd u sample_read scan buckets=()
 	bench_fds "perf-$mode"
-	z="$(awk '$2 ~ /in_accel_z_raw$/ { print $1 }' "$RUN_DIR/fds-perf-$mode")"
+	if [ "$mode" = poll ]; then
+		fd="$(awk '$2 ~ /in_accel_z_raw$/ { print $1 }' "$RUN_DIR/fds-perf-$mode")"
+		sample_read=syscalls:sys_enter_pread64
+	else
+		fd="$(awk '$2 ~ /^\/dev\/iio:device/ { print $1 }' "$RUN_DIR/fds-perf-$mode")"
+		sample_read=syscalls:sys_enter_read
+		scan="$(bench_scan_bytes "$(iio_dir "$BENCH_IIO")")"
+		[ "$scan" -gt 0 ] || fail "perf-$mode: no enabled scan elements"
+		buckets=(
+			-e syscalls:sys_exit_read --filter "ret == $scan"
+			-e syscalls:sys_exit_read --filter "ret == $((2 * scan))"
+			-e syscalls:sys_exit_read --filter "ret == $((3 * scan))"
+			-e syscalls:sys_exit_read --filter "ret == $((4 * scan))"
+			-e syscalls:sys_exit_read --filter "ret > $((4 * scan))"
+		)
+	fi
 	u="$(awk '$2 == "/dev/uinput" { print $1 }' "$RUN_DIR/fds-perf-$mode")"
+	[ -n "$fd" ] && [ -n "$u" ] || fail "perf-$mode: no sample or uinput descriptor in $(cat "$RUN_DIR/fds-perf-$mode")"
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing ||
 		fail "cannot mount tracefs for perf"
-	a="$(bench_counters "$DAEMON_PID")"
 	perf stat -x, -o "$RUN_DIR/perf-$mode.txt" \
 		-e raw_syscalls:sys_enter \
 		-e syscalls:sys_enter_poll \
 		-e syscalls:sys_enter_poll --filter 'timeout_msecs == 0' \
 		-e syscalls:sys_enter_pread64 \
-		-e syscalls:sys_enter_pread64 --filter "fd == ${z:--1}" \
+		-e "$sample_read" --filter "fd == $fd" \
 		-e syscalls:sys_enter_read \
 		-e syscalls:sys_enter_write \
-		-e syscalls:sys_enter_write --filter "fd == ${u:--1}" \
+		-e syscalls:sys_enter_write --filter "fd == $u" \
+		"${buckets[@]}" \
 		-p "$DAEMON_PID" -- sleep "$BENCH_WINDOW" || fail "perf stat failed"
-	b="$(bench_counters "$DAEMON_PID")"
-	bench_result "perf-io $mode $a $b"
 	log "perf-$mode: $(grep -v '^#' "$RUN_DIR/perf-$mode.txt" | grep . | cut -d, -f1,3 | tr '\n' ' ')"
 }
 
