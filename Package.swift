@@ -42,7 +42,14 @@ let package = Package(
 
         .executableTarget(
             name: "tiltscrolld",
-            dependencies: ["ScrollPhysics", "CIIO", "CEvdev", "CSystemd"]
+            dependencies: ["ScrollPhysics", "CIIO", "CEvdev", "CSystemd"],
+            swiftSettings: [
+                // The loop's state lives in one class; run-time exclusivity
+                // checks on its properties cost about 1,500 instructions per
+                // sample (callgrind, Benchmarks/daemon-bench). The loop is
+                // single-threaded and debug builds (the tests) keep them.
+                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+            ]
         ),
 
         // Instructions and heap allocations per sample through the whole physics

@@ -18,11 +18,37 @@ public enum DecimalNumber {
     /// The value of `text` as an integer, or nil when it is not a plain
     /// optionally signed decimal integer that fits in 64 bits.
     public static func parseInteger<S: StringProtocol>(_ text: S) -> Int64? {
-        let s = trimmed(text)
-        var digits = s.utf8[...]
-        if let first = digits.first, first == 0x2B || first == 0x2D { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int64(s.hasPrefix("+") ? s.dropFirst() : s)
+        var copy = String(text)
+        return copy.withUTF8 { parseInteger(ascii: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same over raw bytes, such as a sysfs attribute just read: the
+    /// poll loop parses three of these per sample, so no string is made.
+    /// Spaces and tabs around the number and line ends after it are allowed.
+    public static func parseInteger(ascii bytes: UnsafeRawBufferPointer) -> Int64? {
+        var i = 0
+        let n = bytes.count
+        while i < n, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+        var negative = false
+        if i < n, bytes[i] == 0x2B || bytes[i] == 0x2D {
+            negative = bytes[i] == 0x2D
+            i += 1
+        }
+        let firstDigit = i
+        // Accumulated as a negative number, whose range includes Int64.min.
+        var value: Int64 = 0
+        while i < n, bytes[i] >= 0x30, bytes[i] <= 0x39 {
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = shifted.subtractingReportingOverflow(Int64(bytes[i] &- 0x30))
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            i += 1
+        }
+        guard i > firstDigit else { return nil }
+        while i < n, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        guard i == n else { return nil }
+        if negative { return value }
+        return value == Int64.min ? nil : -value
     }
 
     /// `text` without surrounding spaces, tabs and line ends.

@@ -65,5 +65,14 @@ import Testing
         #expect(DecimalNumber.parseInteger("+7") == 7)
         #expect(DecimalNumber.parseInteger("1.0") == nil)
         #expect(DecimalNumber.parseInteger("99999999999999999999") == nil)
+        #expect(DecimalNumber.parseInteger("-9223372036854775808") == Int64.min)
+        #expect(DecimalNumber.parseInteger("9223372036854775807") == Int64.max)
+        #expect(DecimalNumber.parseInteger("9223372036854775808") == nil)
+        #expect(DecimalNumber.parseInteger(" \t12 \r\n") == 12)
+    }
+
+    @Test(arguments: ["", "-", "+", " ", "1 2", "0x10", "12a", "--1", "1-", "\n12"])
+    func refusesWhatIsNotAnInteger(text: String) {
+        #expect(DecimalNumber.parseInteger(text) == nil)
     }
 }

@@ -206,9 +206,8 @@ final class PollCapture: SampleSource {
             return .failed(.system(error, doing: "read \(devicePath)/in_accel_\(axis)_raw"))
         case .success(let count):
             let bytes = UnsafeRawBufferPointer(rebasing: text[..<count])
-            // Raw values are a handful of digits: a small string, no allocation.
-            let value = String(decoding: bytes, as: UTF8.self)
-            guard count < text.count, let raw = DecimalNumber.parseInteger(value) else {
+            guard count < text.count, let raw = DecimalNumber.parseInteger(ascii: bytes) else {
+                let value = String(decoding: bytes, as: UTF8.self)
                 return .failed(
                     CaptureError(
                         kind: .invalidValue,
