@@ -119,3 +119,12 @@ daemon_pid_wait() {
 daemon_has_pid_file() {
 	[ -n "$(daemon_pid_file)" ]
 }
+
+# daemon_has_open PATH: the daemon has PATH open (a descriptor links to it).
+daemon_has_open() {
+	local fd
+	for fd in "/proc/$DAEMON_PID/fd/"*; do
+		[ "$(readlink "$fd" 2>/dev/null)" = "$1" ] && return 0
+	done
+	return 1
+}
