@@ -27,6 +27,7 @@ dir="$(stub_add kxcjk)"
 freq="$dir/in_accel_sampling_frequency"
 # A slow rate the daemon (SampleRate=50) must raise, and put back.
 echo 12.5 >"$freq"
+slow="$(cat "$freq")" # as the driver prints it: 12.500000
 before="$(iio_settings "$dir")"
 log "kxcj91008 settings before the daemon: $(echo "$before" | tr '\n' ' ')"
 
@@ -44,7 +45,7 @@ expect_released() {
 # expect_held WHAT: the daemon changed the sampling frequency, so the sensor
 # is in use (and expect_released above is seen to check something).
 expect_held() {
-	[ "$(cat "$freq")" != 12.5 ] || fail "$1: the sampling frequency is still 12.5 Hz: the daemon does not hold the sensor"
+	[ "$(cat "$freq")" != "$slow" ] || fail "$1: the sampling frequency is still $slow Hz: the daemon does not hold the sensor"
 	log "$1: sampling frequency $(cat "$freq") Hz while scrolling"
 }
 
