@@ -29,3 +29,7 @@
 . "$HARNESS_DIR/lib/frames.sh"
 # shellcheck source=lib/contract.sh
 . "$HARNESS_DIR/lib/contract.sh"
+# shellcheck source=lib/lifecycle.sh
+. "$HARNESS_DIR/lib/lifecycle.sh"
+# shellcheck source=lib/sensorproxy.sh
+. "$HARNESS_DIR/lib/sensorproxy.sh"

@@ -18,6 +18,13 @@
  * a temporary file and rename it over FILE, so no half-written line is read).
  * Prints "created" once the kernel has started the device; runs until
  * SIGTERM/SIGINT, then destroys it.
+ *
+ * SIGUSR1 makes the firmware go silent (no more input reports; requests are
+ * still answered), as a sensor hub that stalls or a machine going to sleep
+ * would; it prints "paused T" with T the CLOCK_MONOTONIC time of the last
+ * report sent (0 if none). SIGUSR2 resumes the stream and prints "resumed T"
+ * with the time of the first report after it (or of the resume, when the
+ * kernel has the device closed and nothing streams).
  */
 #include "common.h"
 
@@ -104,15 +111,25 @@ struct sensor_state {
 	uint32_t interval_ms;
 	int16_t axes[3];
 	bool opened;
+	/* SIGUSR1 silenced the stream until SIGUSR2. */
+	bool paused;
 };
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, pause_requested, resume_requested;
 static bool verbose;
 
 static void on_stop_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+static void on_pause_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		pause_requested = 1;
+	else
+		resume_requested = 1;
 }
 
 static void uhid_write(int fd, const struct uhid_event *ev)
@@ -172,7 +189,7 @@ static void send_input(int fd, const char *values, struct sensor_state *s)
  */
 static bool streaming(const struct sensor_state *s)
 {
-	return s->opened;
+	return s->opened && !s->paused;
 }
 
 static void handle_event(int fd, const struct uhid_event *ev, const char *values, struct sensor_state *s)
@@ -251,10 +268,25 @@ int main(int argc, char **argv)
 				 .axes = {0, -100, 0}};
 	load_values(values, &s);
 
-	/* No SA_RESTART: a signal interrupts poll() and the loop sees the flag. */
+	/* No SA_RESTART: a signal interrupts ppoll() and the loop sees the flag. */
 	struct sigaction sa = {.sa_handler = on_stop_signal};
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	struct sigaction pause_sa = {.sa_handler = on_pause_signal};
+	sigaction(SIGUSR1, &pause_sa, NULL);
+	sigaction(SIGUSR2, &pause_sa, NULL);
+	/* Delivered only inside ppoll(), so none arrives unseen just before it. */
+	sigset_t handled, unblocked;
+	sigemptyset(&handled);
+	sigaddset(&handled, SIGTERM);
+	sigaddset(&handled, SIGINT);
+	sigaddset(&handled, SIGUSR1);
+	sigaddset(&handled, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &handled, &unblocked);
+	sigdelset(&unblocked, SIGTERM);
+	sigdelset(&unblocked, SIGINT);
+	sigdelset(&unblocked, SIGUSR1);
+	sigdelset(&unblocked, SIGUSR2);
 
 	int fd = open("/dev/uhid", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -269,24 +301,56 @@ int main(int argc, char **argv)
 	uhid_write(fd, &create);
 
 	double next_report = 0;
+	double last_report = 0;
+	bool announce_resume = false;
 	while (!stop_requested) {
-		int timeout = -1;
+		if (pause_requested) {
+			pause_requested = 0;
+			s.paused = true;
+			announce_resume = false;
+			printf("paused %.6f\n", last_report);
+			fflush(stdout);
+		}
+		if (resume_requested) {
+			resume_requested = 0;
+			s.paused = false;
+			next_report = 0;
+			announce_resume = true;
+		}
+		if (announce_resume && !s.opened) {
+			/* Nothing streams while the kernel has it closed: resumed now. */
+			announce_resume = false;
+			printf("resumed %.6f\n", monotonic_seconds());
+			fflush(stdout);
+		}
+		double timeout = -1;
 		if (streaming(&s)) {
 			double now = monotonic_seconds();
 			if (next_report <= now) {
 				send_input(fd, values, &s);
+				last_report = monotonic_seconds();
+				if (announce_resume) {
+					announce_resume = false;
+					printf("resumed %.6f\n", last_report);
+					fflush(stdout);
+				}
 				/* Keep the grid; after a stall, restart it instead of bursting. */
 				double interval = (s.interval_ms ? s.interval_ms : 1) / 1000.0;
 				next_report += interval;
 				if (next_report <= now)
 					next_report = now + interval;
 			}
-			timeout = (int)((next_report - now) * 1000.0) + 1;
+			timeout = next_report - now;
 		} else {
 			next_report = 0;
 		}
 		struct pollfd pfd = {.fd = fd, .events = POLLIN};
-		int n = poll(&pfd, 1, timeout);
+		struct timespec ts = {0, 0};
+		if (timeout > 0) {
+			ts.tv_sec = (time_t)timeout;
+			ts.tv_nsec = (long)((timeout - (double)ts.tv_sec) * 1e9);
+		}
+		int n = ppoll(&pfd, 1, timeout < 0 ? NULL : &ts, &unblocked);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

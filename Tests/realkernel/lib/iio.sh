@@ -62,14 +62,24 @@ iio_sampling_frequency_file() {
 }
 
 # iio_settings DIR: one line per setting a capture may change and must
-# restore (sampling frequency, buffer, channels, trigger), "name=value".
+# restore (sampling frequency, buffer, channels, trigger, the clock of the
+# scan timestamps), "name=value".
 iio_settings() {
-	local dir="$1" f
+	local dir="$1" f value
+	# Shell builtins only: scenarios call this often and every process
+	# costs under TCG. read drops the NUL byte that current_timestamp_clock
+	# ends with (6.1 reads "realtime\n\0").
 	f="$(iio_sampling_frequency_file "$dir")"
-	[ -n "$f" ] && echo "$(basename "$f")=$(cat "$f")"
+	if [ -n "$f" ]; then
+		read -r value <"$f" || true
+		echo "${f##*/}=$value"
+	fi
 	for f in "$dir"/buffer/enable "$dir"/buffer/length "$dir"/scan_elements/*_en \
-		"$dir"/trigger/current_trigger; do
-		[ -r "$f" ] && echo "${f#"$dir"/}=$(cat "$f")"
+		"$dir"/trigger/current_trigger "$dir"/current_timestamp_clock; do
+		[ -r "$f" ] || continue
+		value=""
+		read -r value <"$f" || true
+		echo "${f#"$dir"/}=$value"
 	done
 	return 0
 }

@@ -26,14 +26,22 @@ udev_add_rule() {
 # udevd_start: run udevd in the background (UDEVD_PID), replay the add
 # events of everything that exists already, and wait until they are handled.
 udevd_start() {
+	udevd_run
+	udevadm trigger --action=add --type=subsystems
+	udevadm trigger --action=add --type=devices
+	udev_settle
+}
+
+# udevd_run: run udevd in the background (UDEVD_PID) without replaying what
+# exists: enough for a libudev monitor opened from now on to hear devices
+# added later, and seconds cheaper under TCG than udevd_start (udev's
+# database then knows nothing of the devices that were there before).
+udevd_run() {
 	mkdir -p /run/udev
 	/lib/systemd/systemd-udevd >"$RUN_DIR/udevd.log" 2>&1 &
 	UDEVD_PID=$!
 	diag_file "$RUN_DIR/udevd.log"
 	wait_until 10 "udevd's control socket" test -S /run/udev/control
-	udevadm trigger --action=add --type=subsystems
-	udevadm trigger --action=add --type=devices
-	udev_settle
 }
 
 udev_settle() {

@@ -1,0 +1,130 @@
+# shellcheck shell=bash
+# Lifecycle checks: tablet-mode switches made with helpers/uinput-switch,
+# whether the daemon's device exists, and whether the daemon sleeps.
+
+SWITCH_DIR=/run/tiltscroll-test/switches
+
+# switch_start NAME STATE: create a tablet-mode switch in STATE (0 laptop,
+# 1 tablet) and wait until its node exists. The helper reads its stdin from
+# a fifo that a "sleep" holds open, and switch_set opens it for each line:
+# the scenario shell never holds the writing end, so no later child (the
+# daemon, evread) inherits it, and switch_stop ends the helper by ending the
+# holder.
+switch_start() {
+	local name="$1" fifo="$SWITCH_DIR/$1"
+	modprobe uinput
+	modprobe evdev
+	mkdir -p "$SWITCH_DIR"
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	"$HELPERS_DIR/uinput-switch" --name "tiltscroll test switch $name" --state "$2" \
+		<"$fifo" >"$RUN_DIR/switch-$name.out" 2>>"$RUN_DIR/switch-$name.err" &
+	echo $! >"$fifo.pid"
+	# A pipe nobody reads keeps sleep's stdout from our own.
+	sleep 3600 >"$fifo" &
+	echo $! >"$fifo.holder"
+	diag_file "$RUN_DIR/switch-$name.err"
+	wait_until 10 "the switch $name" grep -q '^created ' "$RUN_DIR/switch-$name.out"
+	log "switch $name: $(awk '{ print $2 }' "$RUN_DIR/switch-$name.out"), state $2"
+}
+
+# switch_set NAME STATE: flip the switch.
+switch_set() {
+	echo "$2" >"$SWITCH_DIR/$1" || fail "cannot write to the switch $1"
+}
+
+# switch_stop NAME: end the holder: the helper sees end of input, destroys
+# its device and exits 0.
+switch_stop() {
+	local fifo="$SWITCH_DIR/$1" helper
+	helper="$(cat "$fifo.pid")"
+	kill "$(cat "$fifo.holder")"
+	wait_exit "$helper" 10
+	[ "$EXIT_STATUS" = 0 ] || fail "uinput-switch $1: exit status $EXIT_STATUS"
+	rm -f "$fifo" "$fifo.pid" "$fifo.holder"
+}
+
+# device_exists: the daemon's "tiltscroll" device exists right now.
+device_exists() {
+	"$HELPERS_DIR/evread" wait --timeout 0 >/dev/null 2>&1
+}
+
+# expect_device_within WHAT FROM SECONDS: the device must appear (and have
+# the right capabilities) within SECONDS of FROM; logs how long it took.
+expect_device_within() {
+	local what="$1" from="$2" limit="$3" t
+	wait_until "$limit" "the daemon's device ($what)" device_exists
+	t="$(now)"
+	"$HELPERS_DIR/evread" caps >"$RUN_DIR/caps.txt" 2>&1 || {
+		cat "$RUN_DIR/caps.txt"
+		fail "$what: the daemon's input device has the wrong capabilities"
+	}
+	log "$what: the device appeared $(awk -v a="$t" -v b="$from" 'BEGIN { printf "%.2f", a - b }') s later"
+}
+
+# expect_device_gone_within WHAT FROM SECONDS: the device must be gone
+# within SECONDS of FROM.
+expect_device_gone_within() {
+	local what="$1" from="$2" limit="$3"
+	"$HELPERS_DIR/evread" gone --timeout "$limit" ||
+		fail "$what: the daemon's input device still exists ${limit}s later"
+	log "$what: the device is gone $(awk -v a="$(now)" -v b="$from" 'BEGIN { printf "%.2f", a - b }') s later"
+}
+
+# expect_no_device WHAT: no "tiltscroll" device exists now.
+expect_no_device() {
+	if device_exists; then
+		fail "$1: a 'tiltscroll' input device exists"
+	fi
+	log "$1: no 'tiltscroll' input device"
+}
+
+# daemon_wakeups: the daemon's voluntary context switches so far (every
+# return from a blocking poll() or read() counts one).
+daemon_wakeups() {
+	awk '$1 == "voluntary_ctxt_switches:" { print $2 }' "/proc/$DAEMON_PID/status"
+}
+
+# expect_asleep WHAT SECONDS: the daemon must not wake up at all for SECONDS
+# (no sensor reads, no timers): its voluntary context switches stay put.
+expect_asleep() {
+	local what="$1" before after
+	before="$(daemon_wakeups)"
+	sleep "$2"
+	after="$(daemon_wakeups)"
+	if [ -z "$before" ] || [ -z "$after" ]; then
+		fail "$what: cannot read the daemon's context switches"
+	fi
+	[ "$after" -eq "$before" ] ||
+		fail "$what: the daemon woke $((after - before)) times in $2 s (it should sleep: no reads, no timers)"
+	log "$what: the daemon slept for $2 s (voluntary context switches stayed at $after)"
+}
+
+# frames_wait_ready_count N: evread (frames --follow) has opened the
+# daemon's device N times.
+frames_wait_ready_count() {
+	wait_until 10 "evread to open the daemon's device (time $1)" frames_ready_at_least "$1"
+}
+
+frames_ready_at_least() {
+	[ "$(grep -c '^ready ' "$FRAMES")" -ge "$1" ]
+}
+
+# daemon_pid_wait: the daemon has written its PID file (it is through its
+# start-up and in its loop; with scrolling off there is no device to wait for).
+daemon_pid_wait() {
+	wait_until 30 "the daemon's PID file" daemon_has_pid_file
+}
+
+daemon_has_pid_file() {
+	[ -n "$(daemon_pid_file)" ]
+}
+
+# daemon_has_open PATH: the daemon has PATH open (a descriptor links to it).
+daemon_has_open() {
+	local fd
+	for fd in "/proc/$DAEMON_PID/fd/"*; do
+		[ "$(readlink "$fd" 2>/dev/null)" = "$1" ] && return 0
+	done
+	return 1
+}
