@@ -354,3 +354,25 @@ import Testing
         #expect(backoff.refused(at: 20).isNew)
     }
 }
+
+@Suite struct SysfsAttributeText {
+    /// Linux 6.1's current_timestamp_clock reads "realtime\n\0".
+    @Test func dropsLineEndsAndATrailingNul() {
+        #expect(SysfsAttribute.trimmed("realtime\n\0") == "realtime")
+        #expect(SysfsAttribute.trimmed(" 12.500000\n") == "12.500000")
+        #expect(SysfsAttribute.trimmed("a b") == "a b")
+    }
+
+    @Test func readsAnAttributeEndingInNulAsItsValue() throws {
+        var template = Array("/tmp/tiltscroll-attr-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        #expect(fd >= 0)
+        let path = String(cString: template)
+        defer { unlink(path) }
+        let bytes: [UInt8] = Array("monotonic\n".utf8) + [0]
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        #expect(try SysfsAttribute.read(path).get() == "monotonic")
+        #expect(KernelClock(rawValue: try SysfsAttribute.read(path).get()) == .monotonic)
+    }
+}

@@ -40,10 +40,13 @@ enum SysfsAttribute {
     }
 
     /// `text` without surrounding whitespace and line ends.
+    ///
+    /// A trailing NUL is dropped too: some attributes end with one (6.1's
+    /// `current_timestamp_clock` reads "realtime\n\0").
     static func trimmed(_ text: String) -> String {
         var s = Substring(text)
         while let c = s.first, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropFirst() }
-        while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropLast() }
+        while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\0" { s = s.dropLast() }
         return String(s)
     }
 }

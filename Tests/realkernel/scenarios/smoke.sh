@@ -96,7 +96,9 @@ exec 3>/tmp/wheel.fifo
 wait_until 10 "evread to open the device" grep -q '^ready ' "$RUN_DIR/frames.txt"
 "$HELPERS_DIR/evread" caps >"$RUN_DIR/caps.txt" || { cat "$RUN_DIR/caps.txt"; fail "caps of a correct wheel device rejected"; }
 cat "$RUN_DIR/caps.txt"
-printf '120 1\n-60 0\n-60 -1\n37 0\n' >&3
+# The pause lets evread take every frame before the device is destroyed:
+# the kernel drops events still queued for a reader of a vanished device.
+printf '120 1\n-60 0\n-60 -1\n37 0\nsleep 0.5\n' >&3
 exec 3>&-
 wait_exit "$wheel" 10
 [ "$EXIT_STATUS" = 0 ] || fail "uinput-wheel: $EXIT_STATUS"
