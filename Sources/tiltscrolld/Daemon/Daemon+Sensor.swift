@@ -58,8 +58,11 @@ extension Daemon {
 
         if output == .uinput, scrollDevice == nil {
             switch ScrollDevice.create(horizontal: configuration.scroll.horizontal) {
-            case .success(let created): scrollDevice = created
+            case .success(let created):
+                scrollDevice = created
+                scrollDeviceFailed = false
             case .failure(let error):
+                scrollDeviceFailed = true
                 opened.release()
                 Log.error("Cannot create the scroll device: \(error)")
                 scheduleReacquire(now: now)

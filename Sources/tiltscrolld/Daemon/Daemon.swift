@@ -40,6 +40,8 @@ final class Daemon {
     /// process's buffer running).
     var holdReadsUntil: Double?
     var scrollDevice: ScrollDevice?
+    /// Whether the last attempt to create the uinput device failed.
+    var scrollDeviceFailed = false
 
     /// When to try again to open a sensor that exists but failed to open.
     var reacquireAt: Double?
@@ -121,8 +123,9 @@ final class Daemon {
         }
 
         reconcile(now: now)
-        if output == .uinput, source != nil, scrollDevice == nil {
-            // Without a uinput device there is nothing to do; say why and stop.
+        if output == .uinput, scrollDeviceFailed {
+            // Without a uinput device there is nothing to do; the error is
+            // logged, stop (exit status 1, which systemd does not restart).
             shutDown()
             return 1
         }
