@@ -133,9 +133,9 @@ final class Daemon {
         lastStatus = statusLine()
         Log.info(lastStatus)
 
-        loop()
+        let stoppedOnRequest = loop()
         shutDown()
-        return 0
+        return stoppedOnRequest ? 0 : 1
     }
 
     /// Everything the daemon changed goes back: sysfs settings, the uinput
@@ -153,7 +153,8 @@ final class Daemon {
 
     // MARK: - The loop
 
-    func loop() {
+    /// Runs until SIGTERM or SIGINT (true), or until `poll()` fails (false).
+    func loop() -> Bool {
         while !stopRequested {
             let now = DaemonClock.now()
             poller.reset()
@@ -164,7 +165,7 @@ final class Daemon {
 
             if case .failure(let error) = poller.wait(until: nextDeadline(now: now), now: now) {
                 Log.error("\(error); stopping")
-                return
+                return false
             }
             let woke = DaemonClock.now()
 
@@ -177,6 +178,7 @@ final class Daemon {
             if monitorView != nil { monitorView?.redrawIfDue(now: woke, snapshot: monitorSnapshot()) }
             reconcile(now: woke)
         }
+        return true
     }
 
     /// The earliest time anything needs the loop; nil sleeps until an event.
