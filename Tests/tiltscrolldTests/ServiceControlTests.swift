@@ -162,24 +162,3 @@ private let deadPID: Int32 = 4_194_305
         #expect(ControlRequest.toggle.signal == SIGUSR2)
     }
 }
-
-/// Runs only inside tiltscrolld.service under a real systemd with a system
-/// bus: Tests/service/real-systemd-tests starts this test from the service's
-/// main process and passes that process's PID, which systemd must report as
-/// MainPID and which must receive the request.
-@Suite struct ServiceControlThroughSystemd {
-    static let expectedMainPID: Int32? = getenv("TILTSCROLL_EXPECT_SYSTEMD_MAINPID").flatMap {
-        Int32(String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self))
-    }
-
-    @Test(
-        .enabled(
-            if: expectedMainPID != nil,
-            "needs tiltscrolld.service under systemd (Tests/service/real-systemd-tests runs it)"))
-    func systemdNamesTheMainPIDAndTheRequestReachesIt() throws {
-        let expected = try #require(Self.expectedMainPID)
-        #expect(SystemdUnitQuery.mainPID(ofUnit: ControlClient.unitName) == .mainPID(expected))
-        let client = ControlClient(locators: [.systemdUnit(ControlClient.unitName)])
-        #expect(client.send(.calibrate) == .success(expected))
-    }
-}

@@ -37,7 +37,9 @@ struct CaptureError: Error, Equatable, CustomStringConvertible {
         }
         var message = "\(action): \(SystemError.message(for: error.code))"
         if kind == .permissionDenied {
-            message += " (run tiltscrolld as root, or let udev give its user access to the device)"
+            message +=
+                " (run tiltscrolld as root; under systemd the unit must allow it: DeviceAllow=char-iio, "
+                + "ReadWritePaths=/sys/devices)"
         }
         return CaptureError(kind: kind, message: message)
     }

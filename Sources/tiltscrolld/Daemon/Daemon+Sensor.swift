@@ -147,6 +147,7 @@ extension Daemon {
             if output == .monitor { return "Watching \(name) (\(mode) capture); the monitor emits nothing" }
             return "Scrolling with \(name) (\(mode) capture)"
         case .waitingForSensor:
+            if let device { return "Cannot open \(device.name) yet; retrying" }
             return "Waiting for an accelerometer"
         case .off:
             return "Scrolling \(activation.explanation)"

@@ -142,9 +142,9 @@ final class Daemon {
         // An active start was logged with its details by acquire().
         if activation.state != .active { Log.info(lastStatus) }
 
-        loop()
+        let stoppedOnRequest = loop()
         shutDown()
-        return 0
+        return stoppedOnRequest ? 0 : 1
     }
 
     /// Everything the daemon changed goes back: sysfs settings, the uinput
@@ -162,7 +162,8 @@ final class Daemon {
 
     // MARK: - The loop
 
-    func loop() {
+    /// Runs until SIGTERM or SIGINT (true), or until `poll()` fails (false).
+    func loop() -> Bool {
         while !stopRequested {
             let now = DaemonClock.now()
             poller.reset()
@@ -173,7 +174,7 @@ final class Daemon {
 
             if case .failure(let error) = poller.wait(until: nextDeadline(now: now), now: now) {
                 Log.error("\(error); stopping")
-                return
+                return false
             }
             let woke = DaemonClock.now()
 
@@ -186,6 +187,7 @@ final class Daemon {
             if monitorView != nil { monitorView?.redrawIfDue(now: woke, snapshot: monitorSnapshot()) }
             reconcile(now: woke)
         }
+        return true
     }
 
     /// The earliest time anything needs the loop; nil sleeps until an event.

@@ -33,11 +33,11 @@ enum OutputError: Error, Equatable, CustomStringConvertible {
 
     /// What opening `/dev/uinput` needs, for `permissionDenied`.
     static let uinputAccess =
-        "read and write access to /dev/uinput (run it as root, or install tiltscroll's udev rule "
-        + "that grants it to the service's user)"
+        "read and write access to /dev/uinput (run it as root; under systemd the unit's DeviceAllow= "
+        + "must list /dev/uinput rw)"
 
     /// What reading an event device needs, for `permissionDenied`.
     static let eventDeviceAccess =
-        "read access to /dev/input/event* (run it as root, or install tiltscroll's udev rule "
-        + "that grants it to the service's user)"
+        "read access to /dev/input/event* (run it as root; under systemd the unit's DeviceAllow= "
+        + "must list char-input r)"
 }
