@@ -66,10 +66,10 @@ extension Daemon {
             case .failure(let error):
                 opened.release()
                 if isStarting {
-                    startupFailure = "\(error)"
+                    startupFailure = "Cannot create the scroll device: \(error)"
                     return
                 }
-                Log.error("\(error); retrying in \(Int(reacquireDelay)) s")
+                Log.error("Cannot create the scroll device: \(error); retrying in \(Int(reacquireDelay)) s")
                 scheduleReacquire(now: now)
                 return
             }

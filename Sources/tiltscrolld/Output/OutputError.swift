@@ -18,7 +18,7 @@ enum OutputError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .uinputMissing:
             return
-                "cannot create the scroll device: /dev/uinput does not exist; load the uinput kernel module "
+                "/dev/uinput does not exist; load the uinput kernel module "
                 + "with `modprobe uinput` (and list it in /etc/modules-load.d/ to load it at boot)"
         case .permissionDenied(let path, let access):
             return "permission denied opening \(path): tiltscrolld needs \(access)"
