@@ -12,6 +12,18 @@ daemon_config() {
 	echo "$CONFIG_DIR/$1.conf"
 }
 
+# daemon_start_scrolling NAME: the configuration on stdin (saved as
+# NAME.conf); starts evread and the daemon, then waits for the daemon's
+# uinput device and for evread to have opened it.
+daemon_start_scrolling() {
+	local config
+	config="$(daemon_config "$1")"
+	frames_start
+	daemon_start "$config"
+	daemon_wait_device
+	frames_wait_ready
+}
+
 daemon_require() {
 	[ -x "$TILTSCROLLD" ] || fail "no daemon binary at $TILTSCROLLD (build it with 'make release', or set TILTSCROLLD)"
 }

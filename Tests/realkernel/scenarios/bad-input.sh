@@ -69,7 +69,7 @@ expect_config_error unknown-section 3
 pass "three invalid configurations rejected, each naming its line"
 
 step "the driver goes away while the daemon scrolls"
-config="$(daemon_config unbind <<EOF
+daemon_start_scrolling unbind <<EOF
 [Device]
 Name=kxcj91008
 Mode=poll
@@ -77,11 +77,6 @@ Mode=poll
 [Activation]
 When=always
 EOF
-)"
-frames_start
-daemon_start "$config"
-daemon_wait_device
-frames_wait_ready
 sleep 1
 hold kxcjk $((NEUTRAL + 20)) 2
 expect_scroll "20 degrees away, before the unbind" - "$(fadd "$HOLD_FROM" 1)" "$HOLD_TO" >/dev/null

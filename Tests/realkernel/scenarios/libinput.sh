@@ -34,18 +34,13 @@ stub_add kxcjk >/dev/null
 udev_install_project_rules
 udevd_start
 set_pose kxcjk "$NEUTRAL"
-config="$(daemon_config libinput <<EOF
+daemon_start_scrolling libinput <<EOF
 [Device]
 Name=kxcj91008
 
 [Activation]
 When=always
 EOF
-)"
-frames_start
-daemon_start "$config"
-daemon_wait_device
-frames_wait_ready
 NODE="$(awk '$1 == "ready" { sub("/dev/input/", "", $3); print $3; exit }' "$FRAMES")"
 udev_settle
 log "udev: $NODE has ID_INPUT=$(udev_property "/sys/class/input/$NODE" ID_INPUT) ID_INPUT_KEY=$(udev_property "/sys/class/input/$NODE" ID_INPUT_KEY)"

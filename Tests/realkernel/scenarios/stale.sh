@@ -34,7 +34,7 @@ before="$(iio_settings "$dir")"
 log "accel_3d before the daemon: $(echo "$before" | tr '\n' ' ')"
 
 set_pose hid "$NEUTRAL"
-config="$(daemon_config stale <<EOF
+daemon_start_scrolling stale <<EOF
 [Device]
 Name=accel_3d
 Mode=buffer
@@ -42,11 +42,6 @@ Mode=buffer
 [Activation]
 When=always
 EOF
-)"
-frames_start
-daemon_start "$config"
-daemon_wait_device
-frames_wait_ready
 t="$(now)"
 sleep 1.5
 expect_silence "at rest at the neutral pose" "$t" "$(now)"

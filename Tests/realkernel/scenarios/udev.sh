@@ -33,18 +33,13 @@ set_pose kxcjk "$NEUTRAL"
 log "the reading pose reads raw $POSE_LAST_RAW: gravity along +x and +z without the matrix"
 
 step "the scroll direction follows the matrix"
-config="$(daemon_config udev <<EOF
+daemon_start_scrolling udev <<EOF
 [Device]
 Name=kxcj91008
 
 [Activation]
 When=always
 EOF
-)"
-frames_start
-daemon_start "$config"
-daemon_wait_device
-frames_wait_ready
 t="$(now)"
 sleep 2
 expect_silence "at rest at the neutral pose" "$t" "$(now)"
