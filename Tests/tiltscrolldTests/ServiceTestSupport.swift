@@ -56,7 +56,7 @@ final class FakeDaemonProcess {
         var child: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] =
             [executable, "30"].map { (text: String) in strdup(text) } + [nil]
-        defer { arguments.forEach { free($0) } }
+        defer { for argument in arguments { free(argument) } }
         let spawned = posix_spawn(&child, executable, nil, &attributes, arguments, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         pid = child

@@ -42,7 +42,9 @@ extension ConfigKey {
             help: "samples per second wanted from the sensor, Hz"),
         .choice(
             .device, "Mode", \.device.mode, words: words(of: CaptureModeSetting.self),
-            help: "how samples are read: auto polls where the driver allows (leaving the buffer to iio-sensor-proxy), buffer prefers the buffer"),
+            help:
+                "how samples are read: auto polls where the driver allows (leaving the buffer to iio-sensor-proxy), buffer prefers the buffer"
+        ),
     ]
 
     private static let scroll: [ConfigKey] = [
@@ -61,7 +63,8 @@ extension ConfigKey {
         .boolean(.scroll, "Invert", \.scroll.invert, help: "reverse the vertical scroll direction"),
         .boolean(.scroll, "Horizontal", \.scroll.horizontal, help: "also scroll sideways from sideways tilt"),
         .number(
-            .scroll, "HorizontalDeadZone", \.scroll.horizontalDeadZoneDegrees, range: .closed(ScrollSettings.horizontalDeadZoneRange),
+            .scroll, "HorizontalDeadZone", \.scroll.horizontalDeadZoneDegrees,
+            range: .closed(ScrollSettings.horizontalDeadZoneRange),
             help: "dead zone of the sideways tilt, degrees; must be below MaxTilt"),
         .choice(
             .scroll, "Orientation", \.scroll.orientation,
@@ -69,7 +72,8 @@ extension ConfigKey {
                 + ScreenOrientation.allCases.map { ($0.rawValue, OrientationSetting.fixed($0)) },
             help: "which screen edge is up: follow the rotation (auto), or pin one"),
         .number(
-            .scroll, "SmoothingCutoff", \.scroll.smoothingMinCutoff, range: .closed(ScrollSettings.smoothingMinCutoffRange),
+            .scroll, "SmoothingCutoff", \.scroll.smoothingMinCutoff,
+            range: .closed(ScrollSettings.smoothingMinCutoffRange),
             help:
                 "smoothing filter cutoff at rest, Hz; lower is smoother but lags more; must be below half of SampleRate"
         ),
@@ -86,7 +90,8 @@ extension ConfigKey {
             .scroll, "OutputRate", \.scroll.outputRate, range: .closed(ScrollSettings.outputRateRange),
             help: "scroll events per second while scrolling, Hz"),
         .number(
-            .scroll, "GravityTolerance", \.scroll.gravityTolerance, range: .closed(ScrollSettings.gravityToleranceRange),
+            .scroll, "GravityTolerance", \.scroll.gravityTolerance,
+            range: .closed(ScrollSettings.gravityToleranceRange),
             help: "samples whose magnitude differs from 1 g by more than this fraction are ignored"),
     ]
 

@@ -37,8 +37,6 @@ struct ControlClient {
 
     let locators: [Locator]
 
-    init(locators: [Locator]) { self.locators = locators }
-
     /// systemd's tiltscrolld.service, then `/run/tiltscroll/tiltscrolld.pid`.
     static var standard: ControlClient {
         ControlClient(locators: [.systemdUnit(unitName), .pidFile(.fromEnvironment())])

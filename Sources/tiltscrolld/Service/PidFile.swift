@@ -15,8 +15,6 @@ struct PidFile: Equatable {
 
     let path: String
 
-    init(path: String) { self.path = path }
-
     /// The PID file in `$RUNTIME_DIRECTORY`, else in `defaultDirectory`.
     static func fromEnvironment() -> PidFile {
         let value = getenv("RUNTIME_DIRECTORY").map { String(cString: $0) }

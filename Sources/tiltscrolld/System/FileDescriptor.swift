@@ -8,8 +8,6 @@ import Glibc
 struct FileDescriptor: Equatable, Hashable {
     let rawValue: Int32
 
-    init(rawValue: Int32) { self.rawValue = rawValue }
-
     /// Access modes and flags for `open(2)`; `O_CLOEXEC` is always added.
     struct Options: OptionSet {
         let rawValue: Int32
