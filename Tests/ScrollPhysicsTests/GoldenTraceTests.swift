@@ -14,17 +14,27 @@ import Testing
 ///     TILTSCROLL_REGENERATE_GOLDEN=1 swift test --filter GoldenTraces
 ///
 /// and review the diff: it rewrites the synthetic traces from
-/// `SyntheticTrace` and every expected file. A recorded trace is added by
-/// copying it into Traces/ and adding a row to `GoldenTraces.cases`.
+/// `SyntheticTrace` and every expected file. A trace recorded on the
+/// real-kernel testbed (`Tests/realkernel/run record-traces`) stays in
+/// Tests/realkernel/traces and gets a row with `recorded: true`.
 @Suite struct GoldenTraces {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Traces")
     static var regenerating: Bool { ProcessInfo.processInfo.environment["TILTSCROLL_REGENERATE_GOLDEN"] == "1" }
+
+    /// Traces recorded from real drivers by the real-kernel harness.
+    static let recordedDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("realkernel/traces")
 
     struct Case: CustomTestStringConvertible, Sendable {
         var trace: String
         var variant: String
         var settings: ScrollSettings
+        /// Synthetic traces live beside the expected files; recorded ones in Tests/realkernel/traces.
+        var recorded = false
         var testDescription: String { "\(trace).\(variant)" }
+        var traceURL: URL {
+            (recorded ? GoldenTraces.recordedDirectory : GoldenTraces.directory).appendingPathComponent(trace + ".trace")
+        }
     }
 
     static let cases: [Case] = {
@@ -42,6 +52,9 @@ import Testing
             Case(trace: "rotate-to-landscape", variant: "horizontal", settings: horizontal),
             Case(trace: "shake-and-silence", variant: "default", settings: defaults),
             Case(trace: "flat-on-lap", variant: "horizontal", settings: horizontal),
+            Case(trace: "kxcjk-1013", variant: "default", settings: defaults, recorded: true),
+            Case(trace: "hid-sensor-accel-3d", variant: "default", settings: defaults, recorded: true),
+            Case(trace: "hid-sensor-accel-3d", variant: "inertia-400ms", settings: inertia, recorded: true),
         ]
     }()
 
@@ -57,7 +70,7 @@ import Testing
 
     @Test(arguments: cases)
     func replayMatchesTheExpectedOutput(_ c: Case) throws {
-        let traceURL = Self.directory.appendingPathComponent(c.trace + ".trace")
+        let traceURL = c.traceURL
         let expectedURL = Self.directory.appendingPathComponent("\(c.trace).\(c.variant).expected")
         if Self.regenerating, let synthetic = SyntheticTrace.all.first(where: { $0.name == c.trace }) {
             try synthetic.text.write(to: traceURL, atomically: true, encoding: .utf8)
