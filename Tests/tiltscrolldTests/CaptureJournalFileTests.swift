@@ -186,7 +186,7 @@ private typealias Entry = SettingsJournalFile.Entry
         #expect(tree.read("\(Self.device)/in_accel_sampling_frequency") == "50")
 
         // The next daemon, before it captures.
-        #expect(SettingsJournal.restoreLeftovers(from: file, sysfsRoot: tree.path) == 4)
+        #expect(SettingsJournal.restoreLeftovers(from: file, sysfsRoot: tree.path) == 3)
         #expect(tree.read("\(Self.device)/in_accel_sampling_frequency") == "0.781000")
         #expect(tree.read("\(Self.device)/trigger/current_trigger") == "")
         #expect(tree.read("\(Self.device)/buffer/enable") == "0")
