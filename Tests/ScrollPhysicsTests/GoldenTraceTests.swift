@@ -33,7 +33,8 @@ import Testing
         var recorded = false
         var testDescription: String { "\(trace).\(variant)" }
         var traceURL: URL {
-            (recorded ? GoldenTraces.recordedDirectory : GoldenTraces.directory).appendingPathComponent(trace + ".trace")
+            let directory = recorded ? GoldenTraces.recordedDirectory : GoldenTraces.directory
+            return directory.appendingPathComponent(trace + ".trace")
         }
     }
 

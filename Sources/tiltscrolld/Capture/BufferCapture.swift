@@ -68,7 +68,10 @@ final class BufferCapture: SampleSource {
     ///
     /// Fails with `.busy` when another process holds the buffer (it is
     /// already enabled, or the node is open elsewhere): poll instead.
-    static func open(_ device: AccelerometerDevice, rate: Double) -> Result<BufferCapture, CaptureError> {
+    /// The changes are recorded in `journalFile` too, when given.
+    static func open(_ device: AccelerometerDevice, rate: Double, journalFile: SettingsJournalFile? = nil) -> Result<
+        BufferCapture, CaptureError
+    > {
         guard device.captureModes.contains(.buffer), let nodePath = device.deviceNode else {
             return .failure(
                 CaptureError(
@@ -99,7 +102,7 @@ final class BufferCapture: SampleSource {
             return .failure(failure)
         }
 
-        let journal = SettingsJournal()
+        let journal = SettingsJournal(file: journalFile)
         switch start(device, node: node, journal: journal, rate: rate) {
         case .success(let capture): return .success(capture)
         case .failure(let error):

@@ -27,9 +27,13 @@ enum Capture {
     /// `auto`: polling when the device has raw attributes, else buffered;
     /// `buffer`: buffered, or polling when the buffer is busy (another
     /// process such as iio-sensor-proxy holds it) or cannot be set up.
-    static func open(_ device: AccelerometerDevice, mode: CaptureModeSetting, rate: Double) -> Result<
-        SampleSource, CaptureError
-    > {
+    ///
+    /// With `journalFile`, every setting changed is also recorded there until
+    /// it is restored (see `SettingsJournal`).
+    static func open(
+        _ device: AccelerometerDevice, mode: CaptureModeSetting, rate: Double,
+        journalFile: SettingsJournalFile? = nil
+    ) -> Result<SampleSource, CaptureError> {
         guard rate.isFinite, rate > 0 else {
             return .failure(
                 CaptureError(kind: .invalidValue, message: "the sample rate must be a positive number, got \(rate)"))
@@ -47,9 +51,10 @@ enum Capture {
             let result: Result<SampleSource, CaptureError>
             switch attempt {
             case .poll:
-                result = PollCapture.open(device, rate: rate, now: DaemonClock.now()).map { $0 as SampleSource }
+                result = PollCapture.open(device, rate: rate, now: DaemonClock.now(), journalFile: journalFile)
+                    .map { $0 as SampleSource }
             case .buffer:
-                result = BufferCapture.open(device, rate: rate).map { $0 as SampleSource }
+                result = BufferCapture.open(device, rate: rate, journalFile: journalFile).map { $0 as SampleSource }
             }
             switch result {
             case .success(let source): return .success(source)

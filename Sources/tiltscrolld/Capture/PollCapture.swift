@@ -44,8 +44,11 @@ final class PollCapture: SampleSource {
     }
 
     /// Opens the raw attributes, raises the sampling frequency to at least
-    /// `rate` when the device has one that is lower, and starts reading at `now`.
-    static func open(_ device: AccelerometerDevice, rate: Double, now: Double) -> Result<PollCapture, CaptureError> {
+    /// `rate` when the device has one that is lower, and starts reading at
+    /// `now`. The changes are recorded in `journalFile` too, when given.
+    static func open(
+        _ device: AccelerometerDevice, rate: Double, now: Double, journalFile: SettingsJournalFile? = nil
+    ) -> Result<PollCapture, CaptureError> {
         guard device.captureModes.contains(.poll) else {
             return .failure(
                 CaptureError(
@@ -70,7 +73,7 @@ final class PollCapture: SampleSource {
             }
         }
 
-        let journal = SettingsJournal()
+        let journal = SettingsJournal(file: journalFile)
         var deviceRate: Double? = nil
         let frequency = SamplingFrequency.find(in: directory)
         if let frequency {

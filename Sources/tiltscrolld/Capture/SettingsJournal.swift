@@ -3,13 +3,24 @@ import Glibc
 /// The sysfs settings a capture changed, each with the value it had before,
 /// so the device can be left as it was found: on release, and on every
 /// failure path while a capture is being set up.
+///
+/// With a `SettingsJournalFile`, every change is also written there before
+/// the attribute is changed, and the file is removed once everything is
+/// restored: a daemon killed in between leaves it for the next one
+/// (`restoreLeftovers`). The file mirrors this one journal; the daemon holds
+/// one capture, and so one journal, at a time.
 final class SettingsJournal {
-    private struct Change {
-        var path: String
-        var original: String
-    }
+    private typealias Change = SettingsJournalFile.Entry
 
     private var changes: [Change] = []
+    /// nil keeps the changes in memory only (`--dry-run`, `--monitor`, a
+    /// daemon that does not hold the PID file and so must not touch the
+    /// running daemon's journal).
+    private let file: SettingsJournalFile?
+    /// Whether `file` may hold changes of this journal.
+    private var wroteFile = false
+
+    init(file: SettingsJournalFile? = nil) { self.file = file }
 
     /// Whether anything is recorded for restoring.
     var isEmpty: Bool { changes.isEmpty }
@@ -19,10 +30,15 @@ final class SettingsJournal {
     /// the original is not written at all.
     func change(_ path: String, to value: String, from original: String) -> Result<Void, SystemError> {
         guard value != original else { return .success(()) }
+        let change = Change(path: path, original: original)
+        persist(changes + [change])
         switch SysfsAttribute.write(path, value) {
-        case .failure(let error): return .failure(error)
+        case .failure(let error):
+            // The attribute kept its value: nothing of it to restore.
+            persist(changes)
+            return .failure(error)
         case .success:
-            changes.append(Change(path: path, original: original))
+            changes.append(change)
             return .success(())
         }
     }
@@ -33,12 +49,40 @@ final class SettingsJournal {
     /// rest; a device that is gone has nothing left to restore.
     func restoreAll() {
         while let change = changes.popLast() {
-            if case .failure(let error) = SysfsAttribute.write(change.path, change.original) {
-                let gone = error.code == ENOENT || error.code == ENODEV
-                if !gone {
-                    Log.warning("could not restore \(change.path) to '\(change.original)': \(error)")
-                }
+            _ = SettingsJournal.restore(change)
+        }
+        persist([])
+    }
+
+    /// Writes `change.original` back; true when it was written. A failure is
+    /// logged, except for a device that is gone.
+    static func restore(_ change: SettingsJournalFile.Entry) -> Bool {
+        guard case .failure(let error) = SysfsAttribute.write(change.path, change.original) else { return true }
+        let gone = error.code == ENOENT || error.code == ENODEV
+        if !gone {
+            Log.warning("could not restore \(change.path) to '\(change.original)': \(error)")
+        }
+        return false
+    }
+
+    /// Makes the file hold `entries` (none: no file). A file that cannot be
+    /// written does not stop the capture, which works without it; only a
+    /// daemon killed meanwhile would leave the change behind.
+    private func persist(_ entries: [Change]) {
+        guard let file else { return }
+        if entries.isEmpty {
+            guard wroteFile else { return }
+            wroteFile = false
+            if case .failure(let error) = file.remove() {
+                Log.warning("cannot remove the settings journal: \(error)")
             }
+            return
+        }
+        wroteFile = true
+        if case .failure(let error) = file.save(entries) {
+            Log.warning(
+                "cannot keep the settings journal: \(error); if tiltscrolld is killed now, "
+                    + "the next start cannot restore what it changed")
         }
     }
 }

@@ -48,7 +48,10 @@ extension Daemon {
         }
 
         let opened: SampleSource
-        switch Capture.open(device, mode: configuration.device.mode, rate: configuration.device.sampleRate) {
+        switch Capture.open(
+            device, mode: configuration.device.mode, rate: configuration.device.sampleRate,
+            journalFile: settingsJournalFile)
+        {
         case .success(let capture): opened = capture
         case .failure(let error):
             if isStarting, error.kind == .permissionDenied {

@@ -56,6 +56,9 @@ final class Daemon {
     /// Save the neutral pose once the engine has one (after SIGUSR1).
     var saveNeutralWhenSet = false
     var pidFile: PidFile?
+    /// Where captures record the settings they change, for the next daemon
+    /// if this one is killed; only while this process holds the PID file.
+    var settingsJournalFile: SettingsJournalFile?
 
     var stopRequested = false
     var poller = Poller()
@@ -117,7 +120,14 @@ final class Daemon {
         scanSwitchesIfNeeded()
         if output == .uinput {
             switch PidFile.create() {
-            case .success(let file): pidFile = file
+            case .success(let file):
+                pidFile = file
+                // No other daemon runs, so a journal in the runtime directory
+                // is a dead one's: put its settings back before capturing,
+                // or this daemon would take the changed values for originals.
+                let journalFile = SettingsJournalFile(directory: file.directory)
+                SettingsJournal.restoreLeftovers(from: journalFile)
+                settingsJournalFile = journalFile
             case .failure(.alreadyRunning(let pid, let path)):
                 // Two daemons would scroll twice as far.
                 Log.error("Another tiltscrolld is already running (PID \(pid), \(path)); stop it first")

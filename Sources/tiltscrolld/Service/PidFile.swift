@@ -15,6 +15,10 @@ struct PidFile: Equatable {
 
     let path: String
 
+    /// The directory the file is in: the runtime directory, which the
+    /// settings journal shares.
+    var directory: String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
+
     /// The PID file in `$RUNTIME_DIRECTORY`, else in `defaultDirectory`.
     static func fromEnvironment() -> PidFile {
         let value = getenv("RUNTIME_DIRECTORY").map { String(cString: $0) }
@@ -114,7 +118,6 @@ struct PidFile: Equatable {
         if case .running(let pid) = state(), pid != own {
             return .failure(.alreadyRunning(pid: pid, path: path))
         }
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         if !directory.isEmpty, case .failure(let error) = FileSystem.makeDirectory(directory, permissions: 0o755) {
             return .failure(.system(error))
         }
