@@ -63,7 +63,7 @@ expect_scroll() {
 # tilt_contract DEVICE MODE: DEVICE is a stub driver name or "hid", already
 # created; MODE the [Device] Mode= to run the daemon in.
 tilt_contract() {
-	local device="$1" mode="$2" iio dir before after config t r_small r_large r_towards
+	local device="$1" mode="$2" iio dir before config t r_small r_large r_towards
 	if [ "$device" = hid ]; then iio=accel_3d; else
 		driver_info "$device"
 		iio="$DRV_IIO"
@@ -135,13 +135,9 @@ EOF
 	daemon_stop
 	frames_stop
 	frames_check_shape
-	after="$(iio_settings "$dir")"
-	if [ "$after" != "$before" ]; then
-		diff <(echo "$before") <(echo "$after") || true
-		fail "IIO settings of $iio not restored after SIGTERM"
-	fi
+	iio_expect_settings "$dir" "$before" "IIO settings of $iio after SIGTERM"
 	if [ -n "$before" ]; then
-		log "IIO settings restored: $(echo "$after" | tr '\n' ' ')"
+		log "IIO settings restored: $(echo "$before" | tr '\n' ' ')"
 	else
 		log "$iio has no sampling frequency, buffer or trigger to restore"
 	fi

@@ -83,3 +83,15 @@ iio_settings() {
 	done
 	return 0
 }
+
+# iio_expect_settings DIR BEFORE WHAT: the settings of DIR are BEFORE (as
+# iio_settings printed them earlier); otherwise show the difference and fail
+# with "WHAT not restored".
+iio_expect_settings() {
+	local after
+	after="$(iio_settings "$1")"
+	if [ "$after" != "$2" ]; then
+		diff <(echo "$2") <(echo "$after") || true
+		fail "$3 not restored"
+	fi
+}
