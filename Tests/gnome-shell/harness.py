@@ -51,6 +51,13 @@ SUBTITLES = {
 }
 
 
+def expected_subtitle(name, enabled):
+    """gnome-shell/toggle.js subtitleFor: the header's subtitle for State."""
+    if name == "off" and enabled:
+        return "Paused"
+    return SUBTITLES.get(name, SUBTITLES["active"])
+
+
 class Failure(Exception):
     pass
 
@@ -270,7 +277,10 @@ class Daemon:
                 raise Failure(f"tiltscrolld exited with status {self.process.returncode}; {log}:\n{tail(log)}")
             return has_owner(self.bus.connection, BUS_NAME)
 
-        _, seconds = wait_for(f"{BUS_NAME} on the private system bus", owned)
+        try:
+            _, seconds = wait_for(f"{BUS_NAME} on the private system bus", owned)
+        except Failure as failure:
+            raise Failure(f"{failure}; {log}:\n{tail(log)}") from None
         return seconds
 
     def stop(self):
@@ -308,6 +318,17 @@ class Daemon:
             GLib.Variant("(ssv)", (INTERFACE, name, variant)),
             "()",
         )
+
+
+def resident_mib(pid):
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        pass
+    return None
 
 
 def tail(path, lines=30):
@@ -671,17 +692,19 @@ class Report:
             self.rows.append((name, "FAILED", time.monotonic() - start))
             self.failed += 1
             detail = str(error) if isinstance(error, Failure) else traceback.format_exc()
-            say(f"FAIL {name}: {detail}")
+            say(f"not ok - {name}: {detail}")
             return False
         seconds = time.monotonic() - start
         self.rows.append((name, "ok", seconds))
-        say(f"ok   {name} ({seconds:.2f} s){': ' + detail if detail else ''}")
+        say(f"ok - {name} ({seconds:.2f} s){': ' + detail if detail else ''}")
         return True
 
     def summary(self):
         say("")
         for name, verdict, seconds in self.rows:
             say(f"{verdict:7} {seconds:6.2f} s  {name}")
+        passed = sum(1 for _, verdict, _ in self.rows if verdict == "ok")
+        say(f"{passed} passed, {self.failed} failed")
 
 
 def expect(condition, message):
@@ -753,7 +776,7 @@ def privileged_session(report, processes, run, system_bus, daemon, data_dirs, in
         _, seconds = wait_for("the toggle to show the daemon disabled",
                               lambda: (s := shell.toggle())["checked"] is False and s)
         name = daemon.get("State")[0]
-        wait_for("the subtitle for the disabled state", lambda: shell.toggle()["subtitle"] == SUBTITLES.get(name))
+        wait_for("the subtitle for the disabled state", lambda: shell.toggle()["subtitle"] == expected_subtitle(name, False))
         result = daemon.client("--enable")
         expect(result.returncode == 0, f"tiltscrolld --enable: exit {result.returncode}: {result.stderr.strip()}")
         _, back = wait_for("the toggle to show the daemon enabled", lambda: shell.toggle()["checked"] is True)
@@ -769,7 +792,8 @@ def privileged_session(report, processes, run, system_bus, daemon, data_dirs, in
         active = daemon.get("Active")
         factor = daemon.get("Sensitivity")
         expect(state["title"] == "Tilt Scroll", f"header title {state['title']!r}")
-        expect(state["subtitle"] == SUBTITLES.get(name, "Active"), f"subtitle {state['subtitle']!r} for State {name!r}")
+        expect(state["subtitle"] == expected_subtitle(name, enabled(daemon)),
+               f"subtitle {state['subtitle']!r} for State {name!r}")
         expect(state["reason"] == reason, f"reason line {state['reason']!r}, State's reason {reason!r}")
         expect(state["calibrateSensitive"] == active, f"Re-centre sensitive {state['calibrateSensitive']}, Active {active}")
         expect(abs(state["sliderValue"] - position_for_sensitivity(factor)) < 1e-6,
@@ -879,10 +903,12 @@ def unprivileged_session(report, processes, run, system_bus, daemon, data_dirs):
 
 
 def save_readme_picture(pixbuf, box, path, margin=12):
+    """The open Quick Settings and nothing else (the panel shows the test's
+    unsafe-mode indicator)."""
     x = max(int(box["x"]) - margin, 0)
-    y = 0  # from the top, so the panel's status area shows where it opens from
+    y = int(box["y"])  # the box pointer's own padding is the margin above
     w = min(int(box["w"]) + 2 * margin, pixbuf.get_width() - x)
-    h = min(int(box["y"] + box["h"]) + margin, pixbuf.get_height())
+    h = min(int(box["h"]) + margin, pixbuf.get_height() - y)
     pixbuf.new_subpixbuf(x, y, w, h).savev(path, "png", [], [])
     say(f"     README picture: {path} ({w}x{h})")
 
@@ -896,6 +922,7 @@ def main():
     report = Report()
     shells = []
     try:
+        expect(os.path.isfile(POLICY), f"{POLICY} is missing: the daemon's D-Bus policy (issue 12) is needed on the bus")
         # The extension as `make install` puts it, system-wide in a staging root.
         stage = os.path.join(run, "stage")
         subprocess.run(
@@ -911,16 +938,22 @@ def main():
         daemon = Daemon(processes, run, system_bus)
         say(f"tiltscrolld on the private system bus in {daemon.start():.2f} s")
 
-        shells.append(privileged_session(report, processes, run, system_bus, daemon, data_dirs, install_dir))
-        shells.append(unprivileged_session(report, processes, run, system_bus, daemon, data_dirs))
+        # One shell at a time: each is a few hundred MiB and most of the CPU.
+        for session in (
+            lambda: privileged_session(report, processes, run, system_bus, daemon, data_dirs, install_dir),
+            lambda: unprivileged_session(report, processes, run, system_bus, daemon, data_dirs),
+        ):
+            shell = session()
+            shells.append(shell)
+            say(f"GNOME Shell as {shell.user or 'root'}: {resident_mib(shell.process.pid)} MiB resident at the end")
+            processes.stop(shell.process)
+            processes.stop(shell.session_process)
 
         def clean_logs():
             problems = [line for shell in shells for line in shell.log_problems()]
             expect(not problems, "the shell logged:\n  " + "\n  ".join(problems))
             return f"{', '.join(s.log_path for s in shells)}: no JavaScript error or warning, nothing about the extension"
 
-        for shell in shells:
-            processes.stop(shell.process)
         report.check("the shells' logs have no error", clean_logs)
 
         def uninstall():
@@ -930,7 +963,7 @@ def main():
 
         report.check("make uninstall removes the extension", uninstall)
     except (Failure, GLib.Error, subprocess.CalledProcessError) as error:
-        say(f"FAIL setting up: {error}")
+        say(f"not ok - setting up: {error}")
         report.failed += 1
     finally:
         processes.stop_all()
