@@ -1,21 +1,23 @@
-/* exported explain */
+/* exported describeFailure */
 'use strict';
 
-// What to tell a person when tiltscrolld refuses or does not answer. The
-// daemon's own message (which says why: not authorized by polkit, polkit not
-// running, a value out of range, not active) is kept, without the D-Bus
-// error name GDBus puts in front of it.
+// What to tell a person when tiltscrolld refuses or does not answer: a title
+// that says what did not happen and whether it was a refusal, and the
+// daemon's own message (not authorized by polkit, polkit not running, a value
+// out of range, not active) without the D-Bus error name GDBus puts in front
+// of it. A banner shows the title whole and the start of the body.
 
 const {Gio} = imports.gi;
 
-const NOT_ACTIVE = 'io.github.tiltscroll.TiltScroll1.Error.NotActive';
+const REFUSALS = new Set([
+    'org.freedesktop.DBus.Error.AccessDenied',
+    'org.freedesktop.DBus.Error.AuthFailed',
+    'org.freedesktop.DBus.Error.InteractiveAuthorizationRequired',
+]);
 
+// For errors that come without a message worth showing.
 const REASONS = new Map([
-    ['org.freedesktop.DBus.Error.AccessDenied', 'You are not allowed to change this.'],
-    ['org.freedesktop.DBus.Error.AuthFailed', 'You are not allowed to change this.'],
-    ['org.freedesktop.DBus.Error.InteractiveAuthorizationRequired', 'You are not allowed to change this.'],
-    [NOT_ACTIVE, 'Tilt scrolling is not active.'],
-    ['org.freedesktop.DBus.Error.InvalidArgs', 'tiltscrolld did not accept the value.'],
+    ['io.github.tiltscroll.TiltScroll1.Error.NotActive', 'Tilt scrolling is not active.'],
     ['org.freedesktop.DBus.Error.ServiceUnknown', 'tiltscrolld is not running.'],
     ['org.freedesktop.DBus.Error.NameHasNoOwner', 'tiltscrolld is not running.'],
     ['org.freedesktop.DBus.Error.NoReply', 'tiltscrolld did not answer.'],
@@ -23,19 +25,21 @@ const REASONS = new Map([
 ]);
 
 /**
- * @param {GLib.Error} error - a failed call to tiltscrolld
- * @returns {string} a sentence for a notification's body
+ * @param {string} action - what was asked, e.g. "switch Tilt Scroll off"
+ * @param {GLib.Error} error - why it failed
+ * @returns {{title: string, body: string}} the notification's text
  */
-function explain(error) {
+function describeFailure(action, error) {
     const name = Gio.DBusError.is_remote_error(error)
         ? Gio.DBusError.get_remote_error(error)
         : null;
-    // The same as Gio.DBusError.strip_remote_error(), without changing the error.
-    const said = error.message.replace(/^GDBus\.Error:[^\s:]+: ?/, '');
-    const reason = name ? REASONS.get(name) : null;
-    if (!reason)
-        return said;
-    if (!said)
-        return reason;
-    return `${reason} tiltscrolld said: ${said}`;
+    const title = REFUSALS.has(name) ? `Not allowed to ${action}` : `Could not ${action}`;
+    if (error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.TIMED_OUT))
+        return {title, body: 'tiltscrolld did not answer.'};
+
+    // What Gio.DBusError.strip_remote_error() does, without changing the error.
+    const said = error.message.replace(/^GDBus\.Error:[^\s:]+: ?/, '').trim();
+    if (said === '')
+        return {title, body: REASONS.get(name) ?? 'tiltscrolld gave no reason.'};
+    return {title, body: said.charAt(0).toUpperCase() + said.slice(1)};
 }

@@ -19,7 +19,7 @@ const QuickSettings = imports.ui.quickSettings;
 const {Slider} = imports.ui.slider;
 
 const Me = ExtensionUtils.getCurrentExtension();
-const {explain} = Me.imports.errors;
+const {describeFailure} = Me.imports.errors;
 const Sensitivity = Me.imports.sensitivity;
 const {TiltScrollService} = Me.imports.service;
 
@@ -113,14 +113,12 @@ class TiltScrollToggle extends QuickSettings.QuickMenuToggle {
 
     _switch() {
         const wanted = !this.checked;
-        this._service.setEnabled(wanted, error => this._refused(
-            wanted ? 'Tilt Scroll could not be switched on'
-                : 'Tilt Scroll could not be switched off', error));
+        this._service.setEnabled(wanted, error => this._failed(
+            wanted ? 'switch Tilt Scroll on' : 'switch Tilt Scroll off', error));
     }
 
     _calibrate() {
-        this._service.calibrate(
-            error => this._refused('Tilt Scroll could not be re-centred', error));
+        this._service.calibrate(error => this._failed('re-centre Tilt Scroll', error));
     }
 
     _sliderMoved() {
@@ -137,12 +135,13 @@ class TiltScrollToggle extends QuickSettings.QuickMenuToggle {
         const factor = Sensitivity.factorForPosition(this._slider.value);
         if (factor === this._service.get('Sensitivity'))
             return;
-        this._service.setSensitivity(factor, error => this._refused(
-            'The sensitivity of Tilt Scroll could not be changed', error));
+        this._service.setSensitivity(factor, error => this._failed(
+            'change the sensitivity of Tilt Scroll', error));
     }
 
-    _refused(title, error) {
-        this._notifier.notify(title, explain(error));
+    _failed(action, error) {
+        const {title, body} = describeFailure(action, error);
+        this._notifier.notify(title, body);
         this._sync();
     }
 
