@@ -168,17 +168,21 @@ def wait_for_socket(path, process, what):
     wait_for(what, ready)
 
 
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>{kind}</type>
+  <listen>unix:path={socket}</listen>
+  <auth>EXTERNAL</auth>
+{policy}
+</busconfig>
+"""
+
 # The private system bus: the default policy of Debian's system.conf (deny
 # owning and calling, allow replies and signals) and the project's policy
 # file, exactly as it is in the repository, so that the daemon and its
-# clients get the access a real system grants and no more.
-SYSTEM_BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>system</type>
-  <listen>unix:path={socket}</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
+# clients get the access a real system grants and no more. No activation.
+SYSTEM_POLICY = f"""  <policy context="default">
     <allow user="*"/>
     <deny own="*"/>
     <deny send_type="method_call"/>
@@ -196,42 +200,33 @@ SYSTEM_BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus
           send_member="UpdateActivationEnvironment"/>
     <deny send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Debug.Stats"/>
   </policy>
-  <include>{policy}</include>
-</busconfig>
-"""
+  <include>{POLICY}</include>"""
 
 # The shell's own session bus: nothing activatable, anyone may connect (the
 # harness, as root, talks to a shell run as another user).
-SESSION_BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path={socket}</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
+SESSION_POLICY = """  <policy context="default">
     <allow user="*"/>
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
     <allow own="*"/>
-  </policy>
-</busconfig>
-"""
+  </policy>"""
 
 
-class SystemBus:
-    def __init__(self, processes, directory):
-        self.socket = os.path.join(directory, "system_bus_socket")
-        config = os.path.join(directory, "system.conf")
+class Bus:
+    """A dbus-daemon of its own, as `user` (None: root), and a connection to it."""
+
+    def __init__(self, processes, kind, policy, socket, config, user=None):
         with open(config, "w") as f:
-            f.write(SYSTEM_BUS_CONFIG.format(socket=self.socket, policy=POLICY))
+            f.write(BUS_CONFIG.format(kind=kind, socket=socket, policy=policy))
         self.process = processes.start(
-            "system bus",
+            f"{kind} bus",
             ["dbus-daemon", "--nofork", "--nopidfile", f"--config-file={config}"],
             {"PATH": os.environ["PATH"]},
-            os.path.join(directory, "system-bus.log"),
+            config.replace(".conf", ".log"),
+            user=user,
         )
-        wait_for_socket(self.socket, self.process, "the private system bus")
-        self.address = f"unix:path={self.socket}"
+        wait_for_socket(socket, self.process, f"the private {kind} bus")
+        self.address = f"unix:path={socket}"
         self.connection = connect(self.address)
 
 
@@ -463,20 +458,15 @@ class Shell:
                 for name in [base] + [os.path.join(base, n) for n in subdirs + files]:
                     os.chown(name, user, user)
 
-        session_socket = os.path.join(dirs["runtime"], "bus")
-        session_config = os.path.join(directory, "session.conf")
-        with open(session_config, "w") as f:
-            f.write(SESSION_BUS_CONFIG.format(socket=session_socket))
-        self.session_process = processes.start(
-            "session bus",
-            ["dbus-daemon", "--nofork", "--nopidfile", f"--config-file={session_config}"],
-            {"PATH": os.environ["PATH"]},
-            os.path.join(directory, "session-bus.log"),
+        self.session_bus = Bus(
+            processes,
+            "session",
+            SESSION_POLICY,
+            os.path.join(dirs["runtime"], "bus"),
+            os.path.join(directory, "session.conf"),
             user=user,
         )
-        wait_for_socket(session_socket, self.session_process, "the shell's session bus")
-        self.session_address = f"unix:path={session_socket}"
-        self.session = connect(self.session_address)
+        self.session = self.session_bus.connection
 
         self.env = {
             "PATH": os.environ["PATH"],
@@ -491,7 +481,7 @@ class Shell:
             "LIBGL_ALWAYS_SOFTWARE": "1",
             "NO_AT_BRIDGE": "1",
             "LANG": "C.UTF-8",
-            "DBUS_SESSION_BUS_ADDRESS": self.session_address,
+            "DBUS_SESSION_BUS_ADDRESS": self.session_bus.address,
             "DBUS_SYSTEM_BUS_ADDRESS": system_bus.address,
         }
         self.runtime = dirs["runtime"]
@@ -954,7 +944,9 @@ def main():
         install_dir = f"{stage}/usr/share/gnome-shell/extensions"
         expect(os.path.isfile(os.path.join(install_dir, UUID, "metadata.json")), f"make install put no extension in {install_dir}")
 
-        system_bus = SystemBus(processes, run)
+        system_bus = Bus(
+            processes, "system", SYSTEM_POLICY, os.path.join(run, "system_bus_socket"), os.path.join(run, "system.conf")
+        )
         daemon = Daemon(processes, run, system_bus)
         say(f"tiltscrolld on the private system bus in {daemon.start():.2f} s")
 
@@ -967,7 +959,7 @@ def main():
             shells.append(shell)
             say(f"GNOME Shell as {shell.user or 'root'}: {resident_mib(shell.process.pid)} MiB resident at the end")
             processes.stop(shell.process)
-            processes.stop(shell.session_process)
+            processes.stop(shell.session_bus.process)
 
         def clean_logs():
             problems = [line for shell in shells for line in shell.log_problems()]
