@@ -32,7 +32,7 @@ let package = Package(
             dependencies: ["CLibevdev"]
         ),
 
-        // sd_notify from libsystemd.
+        // sd_notify and sd-bus from libsystemd.
         .systemLibrary(
             name: "CSystemd",
             path: "Sources/CSystemd",
@@ -40,9 +40,15 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
 
+        // The vtable entries of sd-bus, which only its C macros can make.
+        .target(
+            name: "CSdBus",
+            dependencies: ["CSystemd"]
+        ),
+
         .executableTarget(
             name: "tiltscrolld",
-            dependencies: ["ScrollPhysics", "CIIO", "CEvdev", "CSystemd"],
+            dependencies: ["ScrollPhysics", "CIIO", "CEvdev", "CSystemd", "CSdBus"],
             swiftSettings: [
                 // The loop's state lives in one class; run-time exclusivity
                 // checks on its properties cost about 1,500 instructions per

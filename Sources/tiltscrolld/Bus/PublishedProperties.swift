@@ -1,0 +1,151 @@
+import ScrollPhysics
+
+/// The `State` property's name: what clients switch on. The quiet states of
+/// an active daemon that the physics names get one case each here (and one
+/// line in `init(readout:)` of the daemon's mapping); clients treat names
+/// they do not know like `active`.
+enum ScrollingStateName: String, CaseIterable, Equatable {
+    /// Not enabled, or not wanted by `[Activation]`.
+    case off
+    /// Wanted, but no sensor can be captured (none yet, or it keeps failing).
+    case waitingForSensor = "waiting-for-sensor"
+    /// Scrolling.
+    case active
+}
+
+/// The `TabletMode` property.
+enum TabletModeReading: String, Equatable {
+    case tablet
+    case laptop
+    /// No `SW_TABLET_MODE` switch (or `When=` does not read it).
+    case unknown
+
+    init(_ switchState: Bool?) {
+        switch switchState {
+        case true?: self = .tablet
+        case false?: self = .laptop
+        case nil: self = .unknown
+        }
+    }
+}
+
+/// The values of the interface's properties, as published on the bus. The
+/// daemon rebuilds it only when something it is made of changed, and the
+/// bus service emits `PropertiesChanged` for the members that differ from
+/// the last published value: once per change, never per sample.
+struct PublishedProperties: Equatable {
+    var enabled: Bool
+    var sensitivity: Double
+    var active: Bool
+    var state: ScrollingStateName
+    /// The state's reason, in words for people.
+    var stateReason: String
+    var tabletMode: TabletModeReading
+    /// The accelerometer in use, escaped (`deviceText`); empty when none.
+    var sensorName: String
+    var sensorPath: String
+    /// The edge of the display that is up, or "undefined" without a sensor.
+    var orientation: String
+
+    static let version = Commands.version
+    static let undefinedOrientation = "undefined"
+
+    init(
+        enabled: Bool, sensitivity: Double, active: Bool, state: ScrollingStateName, stateReason: String,
+        tabletMode: TabletModeReading, sensor: (name: String, path: String)?, orientation: ScreenOrientation?
+    ) {
+        self.enabled = enabled
+        self.sensitivity = sensitivity
+        self.active = active
+        self.state = state
+        self.stateReason = stateReason
+        self.tabletMode = tabletMode
+        self.sensorName = sensor.map { PublishedProperties.deviceText($0.name) } ?? ""
+        self.sensorPath = sensor.map { PublishedProperties.deviceText($0.path) } ?? ""
+        self.orientation = orientation?.rawValue ?? PublishedProperties.undefinedOrientation
+    }
+
+    /// The members whose values differ from `old`, in the interface's order.
+    func changes(since old: PublishedProperties) -> [BusProperty] {
+        BusProperty.allCases.filter { property in
+            switch property {
+            case .enabled: return enabled != old.enabled
+            case .sensitivity: return sensitivity != old.sensitivity
+            case .active: return active != old.active
+            case .state: return state != old.state || stateReason != old.stateReason
+            case .tabletMode: return tabletMode != old.tabletMode
+            case .sensor: return sensorName != old.sensorName || sensorPath != old.sensorPath
+            case .orientation: return orientation != old.orientation
+            case .version: return false
+            }
+        }
+    }
+
+    // MARK: - Strings from devices
+
+    /// The longest device string shown, in characters; longer ones end in "…".
+    static let deviceTextLimit = 200
+
+    /// A string that came from a driver or firmware (a sensor's name, its
+    /// sysfs path) as the bus shows it: control characters (C0, DEL, C1) and
+    /// the backslash escaped as `\xNN`, bounded in length. Every device
+    /// string the daemon puts on the bus, in `Sensor` and in a state's
+    /// reason, goes through here: names and paths come from drivers and
+    /// firmware tables, not from the person reading them.
+    static func deviceText(_ raw: String) -> String {
+        var shown = ""
+        var count = 0
+        for scalar in raw.unicodeScalars {
+            if count == deviceTextLimit {
+                shown += "…"
+                break
+            }
+            count += 1
+            let value = scalar.value
+            if value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || value == 0x5C {
+                let hex = String(value, radix: 16)
+                shown += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+}
+
+/// The properties of io.github.tiltscroll.TiltScroll1, in the order of the
+/// interface (dbus/io.github.tiltscroll.TiltScroll1.xml).
+enum BusProperty: CaseIterable, Equatable {
+    case enabled, sensitivity, active, state, tabletMode, sensor, orientation, version
+
+    /// The member name; static storage, as the vtable keeps the pointer.
+    var member: StaticString {
+        switch self {
+        case .enabled: return "Enabled"
+        case .sensitivity: return "Sensitivity"
+        case .active: return "Active"
+        case .state: return "State"
+        case .tabletMode: return "TabletMode"
+        case .sensor: return "Sensor"
+        case .orientation: return "Orientation"
+        case .version: return "Version"
+        }
+    }
+
+    var signature: StaticString {
+        switch self {
+        case .enabled, .active: return "b"
+        case .sensitivity: return "d"
+        case .state, .sensor: return "(ss)"
+        case .tabletMode, .orientation, .version: return "s"
+        }
+    }
+
+    /// Whether callers may write it (after the polkit check).
+    var isWritable: Bool { self == .enabled || self == .sensitivity }
+
+    /// The property named `name`, if the interface has one.
+    static func named(_ name: String) -> BusProperty? {
+        allCases.first { $0.member.description == name }
+    }
+}
