@@ -114,6 +114,13 @@ final class BusConnection {
         return BusMessage(message)
     }
 
+    /// Hands the connection to a caller that drives it itself (a blocking
+    /// client); this object forgets it.
+    func detach() -> OpaquePointer? {
+        defer { bus = nil }
+        return bus
+    }
+
     /// Flushes what is queued and closes the connection.
     func close() {
         guard let bus else { return }

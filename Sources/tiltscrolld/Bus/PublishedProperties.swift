@@ -50,21 +50,6 @@ struct PublishedProperties: Equatable {
     static let version = Commands.version
     static let undefinedOrientation = "undefined"
 
-    init(
-        enabled: Bool, sensitivity: Double, active: Bool, state: ScrollingStateName, stateReason: String,
-        tabletMode: TabletModeReading, sensor: (name: String, path: String)?, orientation: ScreenOrientation?
-    ) {
-        self.enabled = enabled
-        self.sensitivity = sensitivity
-        self.active = active
-        self.state = state
-        self.stateReason = stateReason
-        self.tabletMode = tabletMode
-        self.sensorName = sensor.map { PublishedProperties.deviceText($0.name) } ?? ""
-        self.sensorPath = sensor.map { PublishedProperties.deviceText($0.path) } ?? ""
-        self.orientation = orientation?.rawValue ?? PublishedProperties.undefinedOrientation
-    }
-
     /// The members whose values differ from `old`, in the interface's order.
     func changes(since old: PublishedProperties) -> [BusProperty] {
         BusProperty.allCases.filter { property in
@@ -79,6 +64,25 @@ struct PublishedProperties: Equatable {
             case .version: return false
             }
         }
+    }
+
+}
+
+extension PublishedProperties {
+    /// The values the daemon publishes; device strings are escaped here.
+    init(
+        enabled: Bool, sensitivity: Double, active: Bool, state: ScrollingStateName, stateReason: String,
+        tabletMode: TabletModeReading, sensor: (name: String, path: String)?, orientation: ScreenOrientation?
+    ) {
+        self.enabled = enabled
+        self.sensitivity = sensitivity
+        self.active = active
+        self.state = state
+        self.stateReason = stateReason
+        self.tabletMode = tabletMode
+        self.sensorName = sensor.map { PublishedProperties.deviceText($0.name) } ?? ""
+        self.sensorPath = sensor.map { PublishedProperties.deviceText($0.path) } ?? ""
+        self.orientation = orientation?.rawValue ?? PublishedProperties.undefinedOrientation
     }
 
     // MARK: - Strings from devices
