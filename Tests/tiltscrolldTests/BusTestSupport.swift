@@ -27,6 +27,7 @@ final class PrivateSystemBus {
               <listen>unix:path=\(directory.path)/bus</listen>
               <auth>EXTERNAL</auth>
               <policy context="default">
+                <allow user="*"/>
                 <deny own="*"/>
                 <deny send_type="method_call"/>
                 <allow send_type="signal"/>

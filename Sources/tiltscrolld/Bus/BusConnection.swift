@@ -8,15 +8,28 @@ import Glibc
 ///
 /// sd-bus keeps no timer of its own while nothing is pending: `deadline`
 /// is nil unless a call of the daemon's awaits its reply (or work is queued).
+///
+/// What to wait for changes only when the daemon calls into sd-bus
+/// (`process()`, sending), so it is asked of sd-bus then
+/// (`refreshWaitState()`) and kept: a round of the loop without bus traffic
+/// makes no call into libsystemd.
 final class BusConnection {
     private(set) var bus: OpaquePointer?
+    /// The `poll()` events sd-bus waits for: POLLIN, and POLLOUT while
+    /// messages wait to be written.
+    private(set) var events: Int16 = 0
+    /// sd-bus's deadline, CLOCK_MONOTONIC microseconds; 0 for "now", max for none.
+    private var timeoutMicroseconds = UInt64.max
 
     /// Messages dispatched per `process()` at most, so that a flood of
     /// calls cannot starve the sensor: the rest waits for the next round,
     /// which then does not sleep (`deadline` is now).
     static let messagesPerRound = 64
 
-    private init(bus: OpaquePointer) { self.bus = bus }
+    private init(bus: OpaquePointer) {
+        self.bus = bus
+        refreshWaitState()
+    }
 
     deinit { close() }
 
@@ -46,16 +59,24 @@ final class BusConnection {
     /// The socket to poll.
     var descriptor: FileDescriptor { FileDescriptor(rawValue: bus.map { sd_bus_get_fd($0) } ?? -1) }
 
-    /// The `poll()` events sd-bus waits for: POLLIN, and POLLOUT while
-    /// messages wait to be written.
-    var events: Int16 { Int16(truncatingIfNeeded: bus.map { sd_bus_get_events($0) } ?? 0) }
+    /// Asks sd-bus what it waits for now; after every call into it.
+    func refreshWaitState() {
+        guard let bus else {
+            events = 0
+            timeoutMicroseconds = .max
+            return
+        }
+        events = Int16(truncatingIfNeeded: max(0, sd_bus_get_events(bus)))
+        var microseconds = UInt64.max
+        if sd_bus_get_timeout(bus, &microseconds) < 0 { microseconds = .max }
+        timeoutMicroseconds = microseconds
+    }
 
     /// When the loop must call `process()` even without input, on the
     /// daemon's clock (`now`); nil when nothing is pending.
     func deadline(now: Double) -> Double? {
-        guard let bus else { return nil }
-        var microseconds: UInt64 = 0
-        guard sd_bus_get_timeout(bus, &microseconds) >= 0, microseconds != UInt64.max else { return nil }
+        let microseconds = timeoutMicroseconds
+        if microseconds == .max { return nil }
         if microseconds == 0 { return now }
         // sd-bus's deadlines are CLOCK_MONOTONIC, the daemon's CLOCK_BOOTTIME.
         return BusConnection.daemonDeadline(
@@ -75,6 +96,7 @@ final class BusConnection {
     /// when the connection is gone; the daemon then goes on without the bus.
     func process() throws(BusError) {
         guard let bus else { return }
+        defer { refreshWaitState() }
         for _ in 0..<BusConnection.messagesPerRound {
             let result = sd_bus_process(bus, nil)
             if result < 0 {
@@ -95,6 +117,7 @@ final class BusConnection {
     ) throws(BusError) -> UInt64 {
         guard let bus else { throw BusError.system(-ENOTCONN, "call") }
         let result = sd_bus_call_async(bus, nil, message.pointer, callback, userdata, timeoutMicroseconds)
+        refreshWaitState()
         guard result >= 0 else { throw BusError.system(result, "send a call") }
         var cookie: UInt64 = 0
         let known = sd_bus_message_get_cookie(message.pointer, &cookie)
@@ -117,7 +140,10 @@ final class BusConnection {
     /// Hands the connection to a caller that drives it itself (a blocking
     /// client); this object forgets it.
     func detach() -> OpaquePointer? {
-        defer { bus = nil }
+        defer {
+            bus = nil
+            refreshWaitState()
+        }
         return bus
     }
 
@@ -126,5 +152,6 @@ final class BusConnection {
         guard let bus else { return }
         self.bus = nil
         sd_bus_flush_close_unref(bus)
+        refreshWaitState()
     }
 }

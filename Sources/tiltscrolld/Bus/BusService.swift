@@ -102,6 +102,7 @@ final class BusService {
         result = sd_bus_request_name_async(bus, &slot, BusService.name, 0, BusService.nameCallback, userdata)
         guard result >= 0, let nameSlot = slot else { throw BusError.system(result, "ask for \(BusService.name)") }
         slots.append(nameSlot)
+        connection.refreshWaitState()
     }
 
     /// Lets go of the name, the object and every change still waiting, and
@@ -137,6 +138,7 @@ final class BusService {
         let result = names.withUnsafeMutableBufferPointer {
             sd_bus_emit_properties_changed_strv(bus, BusService.path, BusService.interface, $0.baseAddress)
         }
+        connection.refreshWaitState()
         if result < 0 { Log.debug("Cannot emit PropertiesChanged: \(SystemError.message(for: -result))") }
     }
 
