@@ -147,11 +147,14 @@ final class BusConnection {
         return bus
     }
 
-    /// Flushes what is queued and closes the connection.
+    /// Closes the connection. What is still queued is dropped, not flushed:
+    /// a flush waits for the bus without bound, and a daemon stopping must
+    /// not hang on a bus that does not read (systemd would kill it before it
+    /// restored the sensor). Clients see the name go when the socket closes.
     func close() {
         guard let bus else { return }
         self.bus = nil
-        sd_bus_flush_close_unref(bus)
+        sd_bus_close_unref(bus)
         refreshWaitState()
     }
 }
