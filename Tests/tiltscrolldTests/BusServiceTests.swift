@@ -45,6 +45,13 @@ import Testing
         #expect(served.methods == contract.methods)
     }
 
+    @Test func idleTheBusAsksForNoWakeUp() {
+        // Settled: the name is owned and nothing of the daemon's awaits a reply.
+        BusPump.run([daemonSide], seconds: 0.2) { false }
+        #expect(daemonSide.deadline(now: 100) == nil)
+        #expect(daemonSide.events == Int16(POLLIN))
+    }
+
     @Test func propertiesReadAsPublished() {
         let state = busctl("get-property", BusService.name, BusService.path, BusService.interface, "State")
         #expect(state.output == "(ss) \"active\" \"scrolling with kxcjk1013\"\n", "status \(state.status)")
