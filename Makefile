@@ -5,8 +5,9 @@
 #   make test-deps  install those and every package the tests need besides
 #   make check      run every test: unit, umockdev integration, service, real kernel under QEMU
 #   make bench-deps install those and what Benchmarks/ needs besides
+#   make install    install into $(DESTDIR)$(PREFIX) (see the install section below)
+#
 # The packages are the rows of tools/deps.table (see tools/install-deps).
-#   make install  install into $(DESTDIR)$(PREFIX) (see the install section below)
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
