@@ -273,23 +273,23 @@ private let basePath =
     }
 }
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["TILTSCROLL_MONITOR_READY"] != nil && Umockdev.root != nil))
-struct CaptureUmockdevMonitor {
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["TILTSCROLL_HOTPLUG_READY"] != nil && Umockdev.root != nil))
+struct CaptureUmockdevHotplug {
     /// Driven by Tests/umockdev/capture-tests: it waits for the ready file,
     /// then makes the testbed send `change` for the hub, adds a second
     /// accelerometer and removes the hub.
     @Test func reportsAddChangeAndRemove() throws {
-        let monitor = try DeviceMonitor.open().get()
-        defer { monitor.close() }
-        let ready = try #require(ProcessInfo.processInfo.environment["TILTSCROLL_MONITOR_READY"])
+        let hotplug = try HotplugListener.open().get()
+        defer { hotplug.close() }
+        let ready = try #require(ProcessInfo.processInfo.environment["TILTSCROLL_HOTPLUG_READY"])
         try #require(FileManager.default.createFile(atPath: ready, contents: nil))
 
         var events: [DeviceEvent] = []
         let deadline = DaemonClock.now() + 10
         while events.count < 3 && DaemonClock.now() < deadline {
-            var entry = pollfd(fd: monitor.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            var entry = pollfd(fd: hotplug.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 100) > 0 else { continue }
-            monitor.drain { events.append($0) }
+            hotplug.drain { events.append($0) }
         }
         #expect(events.map(\.action) == [.change, .add, .remove])
         #expect(events.map(\.subsystem) == ["iio", "iio", "iio"])

@@ -24,18 +24,20 @@ import Testing
 
     @Test func openingAVanishedNodeSaysTheDeviceIsGone() {
         let node = "/nonexistent/input/event7"
-        #expect(throws: OutputError.deviceGone(path: node)) { try TabletModeSwitch.open(deviceNode: node).get() }
+        #expect(throws: InputDeviceError.deviceGone(path: node)) { try TabletModeSwitch.open(deviceNode: node).get() }
     }
 
     @Test func openingAFileThatIsNoInputDeviceSaysSo() throws {
         let scratch = try ScratchDirectory()
         let path = try scratch.write("event3", Array("x".utf8))
-        #expect(throws: OutputError.notAnInputDevice(path: path)) { try TabletModeSwitch.open(deviceNode: path).get() }
+        #expect(throws: InputDeviceError.notAnInputDevice(path: path)) {
+            try TabletModeSwitch.open(deviceNode: path).get()
+        }
     }
 
     @Test func permissionProblemsSayWhatIsNeeded() {
         let error = TabletModeSwitch.openError(SystemError(code: EACCES, operation: "open"), path: "/dev/input/event4")
-        #expect(error == .permissionDenied(path: "/dev/input/event4", access: OutputError.eventDeviceAccess))
+        #expect(error == .permissionDenied(path: "/dev/input/event4"))
         #expect(
             error.description.hasPrefix("permission denied opening /dev/input/event4: tiltscrolld needs read access"))
     }
@@ -125,9 +127,9 @@ struct TabletSwitchOnTheKernel {
         let found = try #require(try TabletModeSwitch.open(deviceNode: fake!.node).get())
         defer { found.close() }
         fake = nil
-        #expect(throws: OutputError.deviceGone(path: found.deviceNode)) { try found.drain().get() }
+        #expect(throws: InputDeviceError.deviceGone(path: found.deviceNode)) { try found.drain().get() }
         found.close()
         found.close()
-        #expect(throws: OutputError.deviceGone(path: found.deviceNode)) { try found.drain().get() }
+        #expect(throws: InputDeviceError.deviceGone(path: found.deviceNode)) { try found.drain().get() }
     }
 }

@@ -60,9 +60,17 @@ enum DeviceDiscovery {
                             + "names or paths, or remove Name= to use the display sensor"))
             }
         }
-        let chosen = candidates.first { $0.location == .display } ?? candidates[0]
+        let chosen = candidates[preferredIndex(among: candidates) ?? 0]
         if let problem = chosen.problem { return .failure(problem) }
         return .success(chosen)
+    }
+
+    /// Which of `devices` is used when `[Device] Name=` names none: the
+    /// display sensor, since tilt scrolling follows the screen, else the
+    /// first. nil when there are no devices.
+    static func preferredIndex(among devices: [AccelerometerDevice]) -> Int? {
+        guard !devices.isEmpty else { return nil }
+        return devices.firstIndex { $0.location == .display } ?? 0
     }
 
     /// Describes the device udev reported, or nil when it is not an

@@ -84,9 +84,9 @@ extension Daemon {
     // MARK: - Hotplug
 
     func handleDeviceEvents(now: Double) {
-        guard let deviceMonitor else { return }
+        guard let hotplug else { return }
         var lookForSensor = false
-        let eventsLost = deviceMonitor.drain { event in
+        let eventsLost = hotplug.drain { event in
             switch event.subsystem {
             case "iio":
                 if let current = device, event.sysfsPath == current.sysfsPath {

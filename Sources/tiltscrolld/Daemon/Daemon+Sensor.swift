@@ -37,7 +37,7 @@ extension Daemon {
             case .success(let chosen): adopt(chosen)
             case .failure(let error):
                 Log.debug("No accelerometer yet: \(error.message)")
-                if deviceMonitor == nil { reacquireAt = now + Daemon.rescanWithoutMonitor }
+                if hotplug == nil { reacquireAt = now + Daemon.rescanWithoutHotplug }
                 return
             }
         }
@@ -112,12 +112,12 @@ extension Daemon {
         let path = device?.sysfsPath
         releaseSensor()
         device = nil
-        if let path, access(path, F_OK) == 0 {
+        if let path, FileSystem.exists(path) {
             Log.warning("Lost \(name): \(error.message); retrying in \(Int(reacquireDelay)) s")
             scheduleReacquire(now: now)
         } else {
             Log.warning("Lost \(name): \(error.message); waiting for it to return")
-            if deviceMonitor == nil { reacquireAt = now + Daemon.rescanWithoutMonitor }
+            if hotplug == nil { reacquireAt = now + Daemon.rescanWithoutHotplug }
         }
     }
 

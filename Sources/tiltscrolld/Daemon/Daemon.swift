@@ -27,7 +27,7 @@ final class Daemon {
     var engine: ScrollEngine
     var activation: Activation
     let signals: SignalChannel
-    var deviceMonitor: DeviceMonitor?
+    var hotplug: HotplugListener?
     var switches: [TabletModeSwitch] = []
 
     /// The accelerometer chosen, while one is known.
@@ -46,8 +46,8 @@ final class Daemon {
     var reacquireDelay = Daemon.firstRetryDelay
     static let firstRetryDelay = 1.0
     static let longestRetryDelay = 30.0
-    /// Without a udev monitor nothing announces a returning sensor; look again this often.
-    static let rescanWithoutMonitor = 5.0
+    /// Without hotplug events nothing announces a returning sensor; look again this often.
+    static let rescanWithoutHotplug = 5.0
 
     var notifier: ServiceNotifier
     let calibrationStore: CalibrationStore
@@ -110,11 +110,11 @@ final class Daemon {
         if output != .monitor, let chosen = device {
             savedNeutral = loadSavedNeutral(for: chosen)
         }
-        switch DeviceMonitor.open() {
-        case .success(let monitor): deviceMonitor = monitor
+        switch HotplugListener.open() {
+        case .success(let listener): hotplug = listener
         case .failure(let error):
             Log.warning(
-                "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Daemon.rescanWithoutMonitor)) s instead"
+                "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Daemon.rescanWithoutHotplug)) s instead"
             )
         }
         scanSwitchesIfNeeded()
@@ -163,7 +163,7 @@ final class Daemon {
         notifier.stopping()
         releaseSensor()
         monitorView?.finish()
-        deviceMonitor?.close()
+        hotplug?.close()
         for sw in switches { sw.close() }
         switches.removeAll()
         pidFile?.remove()
@@ -178,7 +178,7 @@ final class Daemon {
             let now = DaemonClock.now()
             poller.reset()
             let signalSlot = poller.watch(signals.descriptor)
-            let monitorSlot = deviceMonitor.map { poller.watch($0.descriptor) }
+            let hotplugSlot = hotplug.map { poller.watch($0.descriptor) }
             for sw in switches { poller.watch(sw.descriptor) }
             let sourceSlot = source?.pollDescriptor.map { poller.watch($0) }
 
@@ -189,7 +189,7 @@ final class Daemon {
             let woke = DaemonClock.now()
 
             if poller.isReadable(signalSlot) { handleSignals(now: woke) }
-            if let monitorSlot, poller.isReadable(monitorSlot) { handleDeviceEvents(now: woke) }
+            if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
             handleSwitches()
             captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
             emitDueFrame(now: woke)

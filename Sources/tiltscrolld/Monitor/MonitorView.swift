@@ -18,7 +18,7 @@ struct MonitorView {
     init(settings: ScrollSettings, now: Double) {
         self.settings = settings
         self.nextRedraw = now
-        self.inPlace = isatty(STDOUT_FILENO) == 1
+        self.inPlace = FileDescriptor.standardOutput.isTerminal
         if inPlace { StandardOutput.write("\u{1B}[?25l\u{1B}[2J") }
     }
 

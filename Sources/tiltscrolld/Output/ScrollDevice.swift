@@ -74,7 +74,7 @@ final class ScrollDevice {
     }
 
     /// The uinput misc device registers this directory when its module is loaded.
-    private static func uinputDriverLoaded() -> Bool { access("/sys/class/misc/uinput", F_OK) == 0 }
+    private static func uinputDriverLoaded() -> Bool { FileSystem.exists("/sys/class/misc/uinput") }
 
     /// Writes one frame: its records and `SYN_REPORT` in a single `write(2)`.
     /// An empty frame writes nothing. Does not allocate.

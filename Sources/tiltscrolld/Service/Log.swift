@@ -35,7 +35,7 @@ enum Log {
 
     /// Whether to write the `<N>` prefix. Off when stderr is a terminal, where
     /// a person reads it instead of the journal.
-    nonisolated(unsafe) static var prefixesPriority: Bool = isatty(STDERR_FILENO) == 0
+    nonisolated(unsafe) static var prefixesPriority: Bool = !FileDescriptor.standardError.isTerminal
 
     static func error(_ message: @autoclosure () -> String) { write(.error, message) }
     static func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
@@ -52,7 +52,7 @@ enum Log {
         guard isEnabled(level) else { return }
         var bytes = Array(format(level, message(), prefixed: prefixesPriority).utf8)
         bytes.append(0x0A)
-        bytes.withUnsafeBytes { _ = FileDescriptor(rawValue: STDERR_FILENO).writeAll($0) }
+        bytes.withUnsafeBytes { _ = FileDescriptor.standardError.writeAll($0) }
     }
 
     /// The log text for one message, without the final newline. Each line of

@@ -60,8 +60,36 @@ struct FileDescriptor: Equatable, Hashable {
         }
     }
 
+    /// The process's standard output and error.
+    static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
+    /// `isatty(3)`: whether a terminal is on the other end (a person reads it).
+    var isTerminal: Bool { isatty(rawValue) == 1 }
+
     /// `close(2)`. `EINTR` is not retried: on Linux the descriptor is gone either way.
     func close() {
         _ = Glibc.close(rawValue)
+    }
+}
+
+extension FileDescriptor.Options {
+    /// `O_DIRECTORY`: open only if the path is a directory (to `fsync` it).
+    static let directoryOnly = FileDescriptor.Options(rawValue: O_DIRECTORY)
+    /// `O_EXCL`: with `.create`, fail if the file exists.
+    static let exclusive = FileDescriptor.Options(rawValue: O_EXCL)
+}
+
+extension FileDescriptor {
+    /// `fsync(2)`: the data and metadata are on disk when this returns.
+    func synchronize() -> Result<Void, SystemError> {
+        retryingOnInterrupt("fsync") { Glibc.fsync(rawValue) }.map { _ in () }
+    }
+}
+
+extension FileDescriptor {
+    /// `fchmod(2)`: sets the mode regardless of the umask (files others must read).
+    func setPermissions(_ permissions: mode_t) -> Result<Void, SystemError> {
+        retryingOnInterrupt("fchmod") { Glibc.fchmod(rawValue, permissions) }.map { _ in () }
     }
 }

@@ -59,7 +59,7 @@ final class TabletModeSwitch {
             Log.warning(
                 "cannot read \(unreadable.joined(separator: ", ")): permission denied; "
                     + "a tablet-mode switch among them would not be seen (needs "
-                    + OutputError.eventDeviceAccess + ")")
+                    + InputDeviceError.eventDeviceAccess + ")")
         }
         return switches
     }
@@ -81,7 +81,7 @@ final class TabletModeSwitch {
     /// Fails with `.deviceGone` when the node does not exist (it may have
     /// been unplugged since it was announced), `.permissionDenied`,
     /// `.notAnInputDevice`, or `.system`.
-    static func open(deviceNode: String) -> Result<TabletModeSwitch?, OutputError> {
+    static func open(deviceNode: String) -> Result<TabletModeSwitch?, InputDeviceError> {
         let descriptor: FileDescriptor
         switch FileDescriptor.open(deviceNode, [.readOnly, .nonBlocking]) {
         case .success(let opened): descriptor = opened
@@ -110,10 +110,10 @@ final class TabletModeSwitch {
             && cevdev_input_device_product(handle) == ScrollDevice.productID
     }
 
-    static func openError(_ error: SystemError, path: String) -> OutputError {
+    static func openError(_ error: SystemError, path: String) -> InputDeviceError {
         switch error.code {
         case ENOENT, ENODEV, ENXIO: return .deviceGone(path: path)
-        case EACCES, EPERM: return .permissionDenied(path: path, access: OutputError.eventDeviceAccess)
+        case EACCES, EPERM: return .permissionDenied(path: path)
         case ENOTTY, EINVAL: return .notAnInputDevice(path: path)
         default: return .system(error)
         }
@@ -125,7 +125,7 @@ final class TabletModeSwitch {
     ///
     /// Fails with `.deviceGone` when the device was unplugged or `close()`d;
     /// the caller should then `close()` it and stop polling its descriptor.
-    func drain() -> Result<Bool, OutputError> {
+    func drain() -> Result<Bool, InputDeviceError> {
         guard let handle else { return .failure(.deviceGone(path: deviceNode)) }
         let rc = cevdev_input_device_drain(handle)
         if rc < 0 {

@@ -45,10 +45,12 @@ struct DeviceEvent: Equatable {
     var deviceNode: String?
 }
 
-/// A udev monitor for hotplug: accelerometers and input devices (the
-/// tablet-mode switch) that appear, disappear or change (a new hwdb mount
-/// matrix). Its descriptor is non-blocking, for the daemon's poll loop.
-final class DeviceMonitor {
+/// Hotplug events from udev (a libudev monitor, in udev's words):
+/// accelerometers and input devices (the tablet-mode switch) that appear,
+/// disappear or change (a new hwdb mount matrix). Its descriptor is
+/// non-blocking, for the daemon's poll loop. ("Monitor" in tiltscrolld means
+/// the terminal view of `--monitor`, MonitorView.)
+final class HotplugListener {
     private var monitor: OpaquePointer?
     let descriptor: FileDescriptor
 
@@ -59,7 +61,7 @@ final class DeviceMonitor {
 
     deinit { close() }
 
-    static func open() -> Result<DeviceMonitor, CaptureError> {
+    static func open() -> Result<HotplugListener, CaptureError> {
         var error: Int32 = 0
         guard let monitor = ciio_monitor_open(&error) else {
             return .failure(
@@ -67,7 +69,7 @@ final class DeviceMonitor {
                     kind: .system,
                     message: "could not watch udev for devices: \(SystemError.message(for: error))"))
         }
-        return .success(DeviceMonitor(monitor: monitor))
+        return .success(HotplugListener(monitor: monitor))
     }
 
     /// Hands every pending event to `handle`, oldest first, without blocking.
