@@ -5,7 +5,8 @@ struct AccelSample: Equatable {
     /// m/s^2 in the sensor's frame: (raw + offset) * scale; the mount matrix
     /// is not applied.
     var acceleration: Vector3
-    /// When it was measured, seconds on CLOCK_MONOTONIC.
+    /// When it was measured, seconds on the daemon's clock (`DaemonClock`,
+    /// CLOCK_BOOTTIME).
     var time: Double
 }
 

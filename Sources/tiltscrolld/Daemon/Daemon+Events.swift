@@ -3,6 +3,14 @@ import ScrollPhysics
 
 /// Signals, udev hotplug, tablet-mode switches and reloads.
 extension Daemon {
+    /// Feeds `event` to the activation state machine; a transition is logged
+    /// with its names (debug), as libinput logs its state machines.
+    func handle(_ event: Activation.Event) {
+        let (from, to) = activation.handle(event)
+        guard from != to else { return }
+        Log.debug("Activation: \(Activation.name(from)) -> \(Activation.name(to)) on \(Activation.name(event))")
+    }
+
     func handleSignals(now: Double) {
         signals.drain { signal in
             switch signal {
@@ -36,7 +44,7 @@ extension Daemon {
             Log.notice("Toggle ignored: it needs [Activation] When=manual (now \(activation.mode.rawValue))")
             return
         }
-        activation.handle(.manualToggle)
+        handle(.manualToggle)
         Log.info(activation.isWanted ? "Scrolling switched on" : "Scrolling switched off")
     }
 
@@ -76,7 +84,7 @@ extension Daemon {
             releaseSensor()
         }
         if output != .monitor, new.activation.when != old.activation.when {
-            activation.handle(.modeChanged(new.activation.when))
+            handle(.modeChanged(new.activation.when))
             scanSwitchesIfNeeded()
         }
     }
@@ -158,7 +166,7 @@ extension Daemon {
         guard wantsSwitches else {
             for sw in switches { sw.close() }
             switches.removeAll()
-            activation.handle(.tabletModeChanged(nil))
+            handle(.tabletModeChanged(nil))
             return
         }
         if switches.isEmpty {
@@ -216,7 +224,7 @@ extension Daemon {
     func updateTabletMode() {
         let state: Bool? = switches.isEmpty ? nil : switches.contains { $0.isTabletMode }
         guard state != activation.tabletMode else { return }
-        activation.handle(.tabletModeChanged(state))
+        handle(.tabletModeChanged(state))
         if let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
     }
 }

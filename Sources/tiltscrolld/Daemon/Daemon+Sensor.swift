@@ -88,7 +88,7 @@ extension Daemon {
         } else {
             engine.recalibrate(at: now)
         }
-        activation.handle(.sensorAvailable(true))
+        handle(.sensorAvailable(true))
         let node = scrollDevice?.deviceNode.map { " as \($0)" } ?? ""
         Log.info("Scrolling with \(device.name) (\(opened.mode.rawValue) capture)\(node)")
     }
@@ -103,7 +103,7 @@ extension Daemon {
         scrollDevice?.destroy()
         scrollDevice = nil
         emitFailing = false
-        activation.handle(.sensorAvailable(false))
+        handle(.sensorAvailable(false))
     }
 
     /// The sensor failed (unbound, unplugged, unreadable): stop, and wait for it.
