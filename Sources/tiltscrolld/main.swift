@@ -2,9 +2,9 @@ import Glibc
 
 // tiltscrolld: parse the command line, run the one action it names.
 let options: CommandLineOptions
-switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
-case .success(let parsed): options = parsed
-case .failure(let error):
+do {
+    options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
     Log.error("tiltscrolld: \(error)\nTry 'tiltscrolld --help'.")
     exit(2)
 }

@@ -13,7 +13,10 @@ private typealias Entry = SettingsJournalFile.Entry
     }
 
     private func problem(_ text: String, root: String = "/sys/devices") -> SettingsJournalFormatError? {
-        guard case .failure(let error) = SettingsJournalFile.parse(text, sysfsRoot: root) else { return nil }
+        guard
+            let error = thrownError(
+                SettingsJournalFormatError.self, try SettingsJournalFile.parse(text, sysfsRoot: root))
+        else { return nil }
         return error
     }
 
@@ -28,11 +31,11 @@ private typealias Entry = SettingsJournalFile.Entry
             Entry(path: device + "/buffer/length", original: "2"),
             Entry(path: device + "/buffer/enable", original: "0"),
         ]
-        let text = try SettingsJournalFile.format(entries).get()
+        let text = try SettingsJournalFile.format(entries)
         #expect(text.hasPrefix("# tiltscroll settings journal (tiltscrolld(8), FILES); written by tiltscrolld\n"))
         #expect(text.contains("\n\(device)/trigger/current_trigger=\n"))
-        #expect(try SettingsJournalFile.parse(text).get() == entries)
-        #expect(try SettingsJournalFile.parse(try SettingsJournalFile.format([]).get()).get() == [])
+        #expect(try SettingsJournalFile.parse(text) == entries)
+        #expect(try SettingsJournalFile.parse(try SettingsJournalFile.format([])) == [])
     }
 
     @Test func refusesToWriteWhatWouldNotReadBack() {
@@ -42,13 +45,13 @@ private typealias Entry = SettingsJournalFile.Entry
             Entry(path: device + "/a=b/sampling_frequency", original: "1"),
             Entry(path: "sampling_frequency", original: "1"),
         ] {
-            #expect(throws: SettingsJournalFormatError.self) { try SettingsJournalFile.format([entry]).get() }
+            #expect(throws: SettingsJournalFormatError.self) { try SettingsJournalFile.format([entry]) }
         }
     }
 
     @Test func skipsCommentsAndBlankLines() throws {
         let text = "# a comment\n\nversion=1\n\n# another\n\(device)/buffer/enable=0\n"
-        #expect(try SettingsJournalFile.parse(text).get() == [Entry(path: device + "/buffer/enable", original: "0")])
+        #expect(try SettingsJournalFile.parse(text) == [Entry(path: device + "/buffer/enable", original: "0")])
     }
 
     @Test func refusesAFileThatIsNotAJournalOfThisVersion() {
@@ -89,7 +92,7 @@ private typealias Entry = SettingsJournalFile.Entry
     }
 
     @Test func acceptsADeviceTreeElsewhereWhenTold() throws {
-        let entries = try SettingsJournalFile.parse(journal("/tmp/tree/buffer/enable=0"), sysfsRoot: "/tmp/tree").get()
+        let entries = try SettingsJournalFile.parse(journal("/tmp/tree/buffer/enable=0"), sysfsRoot: "/tmp/tree")
         #expect(entries == [Entry(path: "/tmp/tree/buffer/enable", original: "0")])
         #expect(problem(journal("/tmp/tree/buffer/enable=0")) != nil)
     }
@@ -122,12 +125,12 @@ private typealias Entry = SettingsJournalFile.Entry
         let tree = try CaptureTestTree(["sampling_frequency": "1\n", "buffer/enable": "0\n"])
         let file = SettingsJournalFile(directory: tree.path)
         let journal = SettingsJournal(file: file)
-        try journal.change(tree.file("sampling_frequency"), to: "50", from: "1").get()
+        try journal.change(tree.file("sampling_frequency"), to: "50", from: "1")
         #expect(
             file.load(sysfsRoot: tree.path) == .loaded([Entry(path: tree.file("sampling_frequency"), original: "1")]))
         // A change that fails leaves nothing to restore, in the file too.
-        #expect(throws: SystemError.self) { try journal.change(tree.file("missing_en"), to: "1", from: "0").get() }
-        try journal.change(tree.file("buffer/enable"), to: "1", from: "0").get()
+        #expect(throws: SystemError.self) { try journal.change(tree.file("missing_en"), to: "1", from: "0") }
+        try journal.change(tree.file("buffer/enable"), to: "1", from: "0")
         #expect(
             file.load(sysfsRoot: tree.path)
                 == .loaded([
@@ -144,7 +147,7 @@ private typealias Entry = SettingsJournalFile.Entry
         let tree = try CaptureTestTree(["sampling_frequency": "50\n"])
         let file = SettingsJournalFile(directory: tree.path)
         let journal = SettingsJournal(file: file)
-        try journal.change(tree.file("sampling_frequency"), to: "50", from: "50").get()
+        try journal.change(tree.file("sampling_frequency"), to: "50", from: "50")
         #expect(file.load(sysfsRoot: tree.path) == .missing)
         journal.restoreAll()
         #expect(file.load(sysfsRoot: tree.path) == .missing)
@@ -156,7 +159,6 @@ private typealias Entry = SettingsJournalFile.Entry
         let capture = try PollCapture.open(
             try #require(tree.device(name: "lis3dh")), rate: 50, now: 0, journalFile: file
         )
-        .get()
         #expect(
             file.load(sysfsRoot: tree.path) == .loaded([Entry(path: tree.file("sampling_frequency"), original: "1")]))
         capture.release()
@@ -178,10 +180,10 @@ private typealias Entry = SettingsJournalFile.Entry
         do {
             let journal = SettingsJournal(file: file)
             let frequency = tree.file("\(Self.device)/in_accel_sampling_frequency")
-            try journal.change(frequency, to: "12.5", from: "0.781000").get()
-            try journal.change(frequency, to: "50", from: "12.5").get()
-            try journal.change(tree.file("\(Self.device)/trigger/current_trigger"), to: "t-dev0", from: "").get()
-            try journal.change(tree.file("\(Self.device)/buffer/enable"), to: "1", from: "0").get()
+            try journal.change(frequency, to: "12.5", from: "0.781000")
+            try journal.change(frequency, to: "50", from: "12.5")
+            try journal.change(tree.file("\(Self.device)/trigger/current_trigger"), to: "t-dev0", from: "")
+            try journal.change(tree.file("\(Self.device)/buffer/enable"), to: "1", from: "0")
         }
         #expect(tree.read("\(Self.device)/in_accel_sampling_frequency") == "50")
 

@@ -20,8 +20,7 @@ private func text(neutral: String, version: String = "1") -> String {
 }
 
 private func problem(_ text: String) -> CalibrationFormatError? {
-    if case .failure(let error) = CalibrationFormat.parse(text) { return error }
-    return nil
+    thrownError(CalibrationFormatError.self, try CalibrationFormat.parse(text))
 }
 
 @Suite struct ServiceCalibrationFormat {
@@ -32,7 +31,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     func formatThenParseGivesTheSameRecord(neutral: Vector3) throws {
         var record = sample
         record.neutral = neutral
-        let parsed = try CalibrationFormat.parse(CalibrationFormat.format(record)).get()
+        let parsed = try CalibrationFormat.parse(CalibrationFormat.format(record))
         #expect(parsed == record)
     }
 
@@ -52,7 +51,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         let file =
             "# saved\r\n\r\n version = 1 \r\ndevice-name=lis3dh-accel\r\n"
             + "device-path=/sys/devices/platform/lis3dh/iio:device2\r\n  neutral =  0\t-1 0  \r\n"
-        let record = try CalibrationFormat.parse(file).get()
+        let record = try CalibrationFormat.parse(file)
         #expect(record.deviceName == "lis3dh-accel")
         #expect(record.devicePath == "/sys/devices/platform/lis3dh/iio:device2")
         #expect(record.neutral == Vector3(0, -1, 0))
@@ -84,7 +83,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     }
 
     @Test func acceptsASmallRoundingErrorInTheLength() throws {
-        let record = try CalibrationFormat.parse(text(neutral: "0 -0.9999 0")).get()
+        let record = try CalibrationFormat.parse(text(neutral: "0 -0.9999 0"))
         #expect(record.neutral == Vector3(0, -0.9999, 0))
     }
 
@@ -156,7 +155,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
-        try store.save(sample).get()
+        try store.save(sample)
         #expect(store.load() == .loaded(sample))
         #expect(directory.entries() == ["calibration"])
         #expect(directory.permissions("calibration") == 0o644 & ~Int(currentUmask()))
@@ -166,10 +165,10 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
-        try store.save(sample).get()
+        try store.save(sample)
         var newer = sample
         newer.neutral = Vector3(0, 0, -1)
-        try store.save(newer).get()
+        try store.save(newer)
         #expect(store.load() == .loaded(newer))
         #expect(directory.entries() == ["calibration"])
     }
@@ -177,28 +176,28 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     @Test func createsItsOwnDirectoryButNotItsParents() throws {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
-        try CalibrationStore(directory: directory.path + "/state").save(sample).get()
+        try CalibrationStore(directory: directory.path + "/state").save(sample)
         #expect(directory.permissions("state") == 0o700 & ~Int(currentUmask()))
         let deep = CalibrationStore(directory: directory.path + "/missing/state")
-        guard case .failure(let error) = deep.save(sample) else {
+        guard let error = thrownError(SystemError.self, try deep.save(sample)) else {
             Issue.record("saving under a missing parent succeeded")
             return
         }
-        #expect(error.code == ENOENT)
+        #expect(error.code == .noSuchFileOrDirectory)
     }
 
     @Test func aRejectedRecordLeavesThePreviousFileIntact() throws {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
-        try store.save(sample).get()
+        try store.save(sample)
         var bad = sample
         bad.neutral = Vector3(0, 0, 3)
-        guard case .failure(let error) = store.save(bad) else {
+        guard let error = thrownError(SystemError.self, try store.save(bad)) else {
             Issue.record("a non-unit neutral was saved")
             return
         }
-        #expect(error.code == EINVAL)
+        #expect(error.code == .invalidArgument)
         #expect(store.load() == .loaded(sample))
         #expect(directory.entries() == ["calibration"])
     }
@@ -243,7 +242,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
-        try store.save(sample).get()
+        try store.save(sample)
         #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: sample.devicePath) == sample.neutral)
         #expect(store.neutralPose(forDeviceNamed: "lis3dh-accel", at: sample.devicePath) == nil)
     }

@@ -10,15 +10,13 @@ struct AccelSample: Equatable {
     var time: Double
 }
 
-/// What a `SampleSource.read` achieved.
+/// What a `SampleSource.read` that did not fail achieved.
 enum CaptureStatus: Equatable {
     /// Read what there was (possibly nothing).
     case ok
     /// The device refuses reads for now (another process runs its buffer and
     /// the driver forbids raw reads meanwhile); call again at `until`, not before.
     case retryLater(until: Double)
-    /// The capture cannot continue (device gone, unreadable); release it.
-    case failed(CaptureError)
 }
 
 /// One capture session on one device. Polling and buffered capture are the
@@ -33,7 +31,9 @@ protocol SampleSource: AnyObject {
     func nextReadTime(now: Double) -> Double?
     /// Reads what is available now and hands each sample to `sink`, oldest
     /// first. No allocation per sample: buffers are allocated when opened.
-    func read(now: Double, into sink: (AccelSample) -> Void) -> CaptureStatus
+    /// Throws when the capture cannot continue (device gone, unreadable):
+    /// release it then.
+    func read(now: Double, into sink: (AccelSample) -> Void) throws(CaptureError) -> CaptureStatus
     /// Restores every setting the capture changed (sampling frequency,
     /// channels, trigger, buffer length and enable) and closes its
     /// descriptors. Safe to call more than once.

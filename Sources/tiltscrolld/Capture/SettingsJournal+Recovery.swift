@@ -18,7 +18,7 @@ extension SettingsJournal {
         case .missing: return 0
         case .unusable(let message):
             Log.warning("\(message); ignored and removed")
-            _ = file.remove()
+            try? file.remove()
             return 0
         case .loaded(let loaded): entries = loaded
         }
@@ -29,7 +29,9 @@ extension SettingsJournal {
             let settings = restored == 1 ? "setting" : "settings"
             Log.notice("restored \(restored) \(settings) left by a previous tiltscrolld that did not stop cleanly")
         }
-        if case .failure(let error) = file.remove() {
+        do {
+            try file.remove()
+        } catch {
             Log.warning("cannot remove the settings journal: \(error)")
         }
         return restored

@@ -64,19 +64,22 @@ struct SettingsJournalFile: Equatable {
     /// Reads the journal, accepting only attributes under `sysfsRoot`.
     func load(sysfsRoot: String = SettingsJournalFile.sysfsDevices) -> LoadResult {
         let bytes: [UInt8]
-        switch FileSystem.readSmallFile(path, limit: SettingsJournalFile.sizeLimit) {
-        case .success(let content): bytes = content
-        case .failure(let error) where error.code == ENOENT: return .missing
-        case .failure(let error) where error.code == EFBIG:
+        do {
+            bytes = try FileSystem.readSmallFile(path, limit: SettingsJournalFile.sizeLimit)
+        } catch  where error.code == .noSuchFileOrDirectory {
+            return .missing
+        } catch  where error.code == .fileTooLarge {
             return .unusable("settings journal \(path) is larger than \(SettingsJournalFile.sizeLimit) bytes")
-        case .failure(let error): return .unusable("cannot read the settings journal: \(error)")
+        } catch {
+            return .unusable("cannot read the settings journal: \(error)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .unusable("settings journal \(path) is not text")
         }
-        switch SettingsJournalFile.parse(text, sysfsRoot: sysfsRoot) {
-        case .success(let entries): return .loaded(entries)
-        case .failure(let problem): return .unusable("settings journal \(path): \(problem)")
+        do {
+            return .loaded(try SettingsJournalFile.parse(text, sysfsRoot: sysfsRoot))
+        } catch {
+            return .unusable("settings journal \(path): \(error)")
         }
     }
 
@@ -84,55 +87,58 @@ struct SettingsJournalFile: Equatable {
     /// same directory, synced and renamed over it, so a daemon killed at any
     /// moment leaves either the old journal or the new one. (The directory
     /// is not synced: on a tmpfs nothing outlives a power cut anyway.)
-    func save(_ entries: [Entry]) -> Result<Void, SystemError> {
+    func save(_ entries: [Entry]) throws(SystemError) {
         let text: String
-        switch SettingsJournalFile.format(entries) {
-        case .success(let formatted): text = formatted
-        case .failure(let problem): return .failure(SystemError(code: EINVAL, operation: "write \(path): \(problem)"))
+        do {
+            text = try SettingsJournalFile.format(entries)
+        } catch {
+            throw SystemError(code: .invalidArgument, operation: "write \(path): \(error)")
         }
         let temporary = temporaryPath
-        let bytes = Array(text.utf8)
-        let written = FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o600)
-            .flatMap { fd in
-                defer { fd.close() }
-                return bytes.withUnsafeBytes { fd.writeAll($0) }.flatMap { fd.synchronize() }
-                    .mapError { SystemError(code: $0.code, operation: "\($0.operation) \(temporary)") }
+        do throws(SystemError) {
+            let fd = try FileDescriptor.open(
+                temporary, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o600)
+            defer { fd.close() }
+            do {
+                try fd.writeAll(Array(text.utf8))
+                try fd.synchronize()
+            } catch {
+                throw error.during("\(error.operation) \(temporary)")
             }
-            .flatMap { FileSystem.rename(temporary, to: path) }
-        if case .failure = written { _ = FileSystem.removeFile(temporary) }
-        return written
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            try? FileSystem.removeFile(temporary)
+            throw error
+        }
     }
 
     /// Removes the file; one that is already gone is success.
-    func remove() -> Result<Void, SystemError> {
-        switch FileSystem.removeFile(path) {
-        case .failure(let error) where error.code != ENOENT: return .failure(error)
-        default: return .success(())
-        }
+    func remove() throws(SystemError) {
+        do {
+            try FileSystem.removeFile(path)
+        } catch  where error.code == .noSuchFileOrDirectory {}
     }
 
     // MARK: - The format
 
     /// The file's content for `entries`, or why they cannot be written so
     /// that `parse` gives them back.
-    static func format(_ entries: [Entry]) -> Result<String, SettingsJournalFormatError> {
+    static func format(_ entries: [Entry]) throws(SettingsJournalFormatError) -> String {
         var text = "# tiltscroll settings journal (tiltscrolld(8), FILES); written by tiltscrolld\n"
         text += "version=\(version)\n"
         for entry in entries {
             if let problem = problemWithPath(entry.path) ?? problemWithValue(entry.original, of: entry.path) {
-                return .failure(SettingsJournalFormatError(message: problem))
+                throw SettingsJournalFormatError(message: problem)
             }
             text += entry.path + "=" + entry.original + "\n"
         }
-        return .success(text)
+        return text
     }
 
     /// The entries in `text`, oldest first, or the first problem found.
-    static func parse(_ text: String, sysfsRoot: String = sysfsDevices) -> Result<
-        [Entry], SettingsJournalFormatError
-    > {
+    static func parse(_ text: String, sysfsRoot: String = sysfsDevices) throws(SettingsJournalFormatError) -> [Entry] {
         guard text.utf8.last == UInt8(ascii: "\n") else {
-            return .failure(SettingsJournalFormatError(message: "it does not end with a newline (cut short?)"))
+            throw SettingsJournalFormatError(message: "it does not end with a newline (cut short?)")
         }
         var entries: [Entry] = []
         var sawVersion = false
@@ -142,30 +148,29 @@ struct SettingsJournalFile: Equatable {
             lineNumber += 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                return .failure(.init(line: lineNumber, message: "expected PATH=VALUE, got '\(line)'"))
+                throw SettingsJournalFormatError(line: lineNumber, message: "expected PATH=VALUE, got '\(line)'")
             }
             let key = String(line[..<equals])
             let value = String(line[line.index(after: equals)...])
             guard sawVersion else {
                 guard key == "version" else {
-                    return .failure(.init(line: lineNumber, message: "expected version=\(version) first"))
+                    throw SettingsJournalFormatError(line: lineNumber, message: "expected version=\(version) first")
                 }
                 guard value == String(version) else {
-                    return .failure(
-                        .init(
-                            line: lineNumber,
-                            message: "version '\(value)' is not \(version) (another tiltscroll wrote it)"))
+                    throw SettingsJournalFormatError(
+                        line: lineNumber,
+                        message: "version '\(value)' is not \(version) (another tiltscroll wrote it)")
                 }
                 sawVersion = true
                 continue
             }
             if let problem = problemWithPath(key, under: sysfsRoot) ?? problemWithValue(value, of: key) {
-                return .failure(.init(line: lineNumber, message: problem))
+                throw SettingsJournalFormatError(line: lineNumber, message: problem)
             }
             entries.append(Entry(path: key, original: value))
         }
-        guard sawVersion else { return .failure(.init(message: "'version' is missing")) }
-        return .success(entries)
+        guard sawVersion else { throw SettingsJournalFormatError(message: "'version' is missing") }
+        return entries
     }
 
     /// Why `path` cannot be written to the file (`root` nil) or restored

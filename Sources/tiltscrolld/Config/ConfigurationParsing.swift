@@ -5,17 +5,13 @@ extension Configuration {
     ///
     /// Keys not given keep their defaults. A key given twice takes its last
     /// value, as in systemd's files. Only the first problem is reported.
-    static func parse(_ text: String, file: String) -> Result<Configuration, ConfigError> {
-        parse(bytes: Array(text.utf8), file: file)
+    static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
+        try parse(bytes: Array(text.utf8), file: file)
     }
 
     /// Parses the raw bytes of a configuration file, which need not be UTF-8.
-    static func parse(bytes: [UInt8], file: String) -> Result<Configuration, ConfigError> {
-        let statements: [ConfigStatement]
-        switch ConfigFileSyntax.statements(of: bytes, file: file) {
-        case .success(let parsed): statements = parsed
-        case .failure(let error): return .failure(error)
-        }
+    static func parse(bytes: [UInt8], file: String) throws(ConfigError) -> Configuration {
+        let statements = try ConfigFileSyntax.statements(of: bytes, file: file)
         var configuration = Configuration()
         var assignedLines = AssignedLines()
         var section: ConfigSection?
@@ -23,19 +19,17 @@ extension Configuration {
             let fail = { (message: String) in ConfigError(file: file, line: statement.line, message: message) }
             switch statement.content {
             case .section(let name):
-                guard let known = ConfigSection(rawValue: name) else {
-                    return .failure(fail(unknownSectionMessage(name)))
-                }
+                guard let known = ConfigSection(rawValue: name) else { throw fail(unknownSectionMessage(name)) }
                 section = known
             case .assignment(let name, let value):
-                guard let section else { return .failure(fail(outsideSectionMessage(name, value))) }
+                guard let section else { throw fail(outsideSectionMessage(name, value)) }
                 guard let key = ConfigKey.named(name, in: section) else {
-                    return .failure(fail(unknownKeyMessage(name, in: section)))
+                    throw fail(unknownKeyMessage(name, in: section))
                 }
-                do throws(ConfigKey.InvalidValue) {
+                do {
                     try key.assign(&configuration, value)
                 } catch {
-                    return .failure(fail(error.message))
+                    throw fail(error.message)
                 }
                 assignedLines[key.name] = statement.line
             }
@@ -43,9 +37,9 @@ extension Configuration {
         // The physics judges staleness by the rate the sensor was asked for.
         configuration.scroll.sampleRate = configuration.device.sampleRate
         if let problem = configuration.combinationProblem(assignedLines) {
-            return .failure(ConfigError(file: file, line: problem.line, message: problem.message))
+            throw ConfigError(file: file, line: problem.line, message: problem.message)
         }
-        return .success(configuration)
+        return configuration
     }
 
     /// The line each key was last assigned on.

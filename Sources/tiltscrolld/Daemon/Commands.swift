@@ -8,9 +8,9 @@ enum Commands {
     /// Loads the configuration the options name, printing the error if it is invalid.
     static func loadConfiguration(_ options: CommandLineOptions) -> Configuration? {
         let source = options.configSource
-        switch Configuration.load(path: source.path, required: source.required) {
-        case .success(let configuration): return configuration
-        case .failure(let error):
+        do {
+            return try Configuration.load(path: source.path, required: source.required)
+        } catch {
             Log.error("\(error)")
             return nil
         }
@@ -24,16 +24,15 @@ enum Commands {
 
     static func listDevices(_ options: CommandLineOptions) -> Int32 {
         guard let configuration = loadConfiguration(options) else { return 1 }
-        switch DeviceDiscovery.enumerate(matrixOverride: configuration.device.mountMatrix) {
-        case .failure(let error):
-            Log.error(error.message)
-            return 1
-        case .success(let devices) where devices.isEmpty:
-            if case .failure(let error) = DeviceDiscovery.choose(from: devices, name: nil) { Log.error(error.message) }
-            return 1
-        case .success(let devices):
+        do {
+            let devices = try DeviceDiscovery.enumerate(matrixOverride: configuration.device.mountMatrix)
+            // No device: choosing one says why in words.
+            if devices.isEmpty { _ = try DeviceDiscovery.choose(from: devices, name: nil) }
             StandardOutput.write(renderDeviceTable(devices))
             return 0
+        } catch {
+            Log.error(error.message)
+            return 1
         }
     }
 
@@ -64,21 +63,22 @@ enum Commands {
     }
 
     static func replayFile(_ path: String, options: CommandLineOptions) -> Int32 {
-        switch FileSystem.readSmallFile(path, limit: 64 << 20, followingLinks: true) {
-        case .failure(let error):
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readSmallFile(path, limit: 64 << 20, followingLinks: true)
+        } catch {
             Log.error("Cannot read the trace: \(error)")
             return 1
-        case .success(let bytes):
-            return replay(traceText: String(decoding: bytes, as: UTF8.self), origin: path, options: options)
         }
+        return replay(traceText: String(decoding: bytes, as: UTF8.self), origin: path, options: options)
     }
 
     static func control(_ request: ControlRequest) -> Int32 {
-        switch ControlClient.send(request) {
-        case .success(let pid):
+        do {
+            let pid = try ControlClient.send(request)
             StandardOutput.write("Sent \(SignalChannel.name(request.signal)) to tiltscrolld (PID \(pid)).\n")
             return 0
-        case .failure(let error):
+        } catch {
             Log.error("\(error)")
             return 1
         }
@@ -87,9 +87,9 @@ enum Commands {
     static func runDaemon(_ options: CommandLineOptions, output: FrameOutput) -> Int32 {
         guard let configuration = loadConfiguration(options) else { return 1 }
         let signals: SignalChannel
-        switch SignalChannel.open() {
-        case .success(let channel): signals = channel
-        case .failure(let error):
+        do {
+            signals = try SignalChannel.open()
+        } catch {
             Log.error("Cannot receive signals: \(error)")
             return 1
         }

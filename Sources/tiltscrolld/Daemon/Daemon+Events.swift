@@ -53,19 +53,20 @@ extension Daemon {
     /// SIGHUP: read the configuration again; a bad file keeps the running one.
     func reload(now: Double) {
         notifier.reloading()
-        switch Configuration.load(path: configSource.path, required: configSource.required) {
-        case .failure(let error):
+        let new: Configuration
+        do {
+            new = try Configuration.load(path: configSource.path, required: configSource.required)
+        } catch {
             Log.error("Reload failed, keeping the running configuration: \(error)")
             // Shown by `systemctl status` until the state changes or a reload succeeds.
             lastStatus = "Configuration error, running with the previous one: \(error)"
             notifier.ready(status: lastStatus)
             return
-        case .success(let new):
-            apply(new, now: now)
-            Log.info("Reloaded \(configSource.path)")
-            lastStatus = statusLine()
-            notifier.ready(status: lastStatus)
         }
+        apply(new, now: now)
+        Log.info("Reloaded \(configSource.path)")
+        lastStatus = statusLine()
+        notifier.ready(status: lastStatus)
     }
 
     func apply(_ new: Configuration, now: Double) {
@@ -135,7 +136,7 @@ extension Daemon {
         case .change:
             // hwdb or rules may have changed the mount matrix or location.
             guard
-                case .success(let updated) = DeviceDiscovery.describe(
+                let updated = try? DeviceDiscovery.describe(
                     sysfsPath: event.sysfsPath, matrixOverride: configuration.device.mountMatrix)
             else { return }
             if updated.mountMatrix != mountMatrix {
@@ -184,7 +185,7 @@ extension Daemon {
         switch event.action {
         case .add:
             guard !switches.contains(where: { $0.deviceNode == node }),
-                case .success(let found?) = TabletModeSwitch.open(deviceNode: node)
+                let found = (try? TabletModeSwitch.open(deviceNode: node)) ?? nil
             else { return }
             Log.info("Tablet-mode switch appeared: \(found.name) (\(node))")
             switches.append(found)
@@ -207,9 +208,9 @@ extension Daemon {
         var changed = false
         var gone: [Int] = []
         for (index, sw) in switches.enumerated() where poller.isReadable(sw.descriptor) {
-            switch sw.drain() {
-            case .success(let didChange): changed = changed || didChange
-            case .failure:
+            do {
+                changed = try sw.drain() || changed
+            } catch {
                 gone.append(index)
             }
         }

@@ -100,27 +100,26 @@ final class Daemon {
     /// until SIGTERM or SIGINT. Returns the process exit status.
     func run() -> Int32 {
         let now = DaemonClock.now()
-        switch chooseDevice() {
-        case .failure(let error):
+        do {
+            adopt(try chooseDevice())
+        } catch {
             Log.error(error.message)
             return 1
-        case .success(let chosen):
-            adopt(chosen)
         }
         if output != .monitor, let chosen = device {
             savedNeutral = loadSavedNeutral(for: chosen)
         }
-        switch HotplugListener.open() {
-        case .success(let listener): hotplug = listener
-        case .failure(let error):
+        do {
+            hotplug = try HotplugListener.open()
+        } catch {
             Log.warning(
                 "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Daemon.rescanWithoutHotplug)) s instead"
             )
         }
         scanSwitchesIfNeeded()
         if output == .uinput {
-            switch PidFile.create() {
-            case .success(let file):
+            do {
+                let file = try PidFile.create()
                 pidFile = file
                 // No other daemon runs, so a journal in the runtime directory
                 // is a dead one's: put its settings back before capturing,
@@ -128,12 +127,13 @@ final class Daemon {
                 let journalFile = SettingsJournalFile(directory: file.directory)
                 SettingsJournal.restoreLeftovers(from: journalFile)
                 settingsJournalFile = journalFile
-            case .failure(.alreadyRunning(let pid, let path)):
+            } catch .alreadyRunning(let pid, let path) {
                 // Two daemons would scroll twice as far.
                 Log.error("Another tiltscrolld is already running (PID \(pid), \(path)); stop it first")
                 shutDown()
                 return 1
-            case .failure(let error): Log.debug("No PID file: \(error)")
+            } catch {
+                Log.debug("No PID file: \(error)")
             }
         }
         if output == .monitor {
@@ -182,7 +182,9 @@ final class Daemon {
             for sw in switches { poller.watch(sw.descriptor) }
             let sourceSlot = source?.pollDescriptor.map { poller.watch($0) }
 
-            if case .failure(let error) = poller.wait(until: nextDeadline(now: now), now: now) {
+            do {
+                try poller.wait(until: nextDeadline(now: now), now: now)
+            } catch {
                 Log.error("\(error); stopping")
                 return false
             }
@@ -231,16 +233,16 @@ final class Daemon {
             guard let due = source.nextReadTime(now: now), due <= now else { return }
         }
         let matrix = mountMatrix
-        let status = source.read(now: now) { sample in
-            let corrected = matrix.apply(sample.acceleration)
-            lastRaw = sample.acceleration
-            lastCorrected = corrected
-            engine.feed(corrected, at: sample.time)
-        }
-        switch status {
-        case .ok: break
-        case .retryLater(let until): holdReadsUntil = until
-        case .failed(let error): lose(error, now: now)
+        do {
+            let status = try source.read(now: now) { sample in
+                let corrected = matrix.apply(sample.acceleration)
+                lastRaw = sample.acceleration
+                lastCorrected = corrected
+                engine.feed(corrected, at: sample.time)
+            }
+            if case .retryLater(let until) = status { holdReadsUntil = until }
+        } catch {
+            lose(error, now: now)
         }
         if saveNeutralWhenSet, let neutral = engine.neutral, let device {
             saveNeutralWhenSet = false
@@ -254,13 +256,13 @@ final class Daemon {
         switch output {
         case .uinput:
             guard let scrollDevice else { return }
-            switch scrollDevice.emit(frame) {
-            case .success:
+            do {
+                try scrollDevice.emit(frame)
                 if emitFailing {
                     emitFailing = false
                     Log.info("Scroll events flow again")
                 }
-            case .failure(let error):
+            } catch {
                 if !emitFailing {
                     emitFailing = true
                     Log.warning("Cannot emit scroll events: \(error)")

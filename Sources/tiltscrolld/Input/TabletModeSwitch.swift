@@ -38,9 +38,9 @@ final class TabletModeSwitch {
     /// hides switches from the activation policy.
     static func scan(directory: String = inputDirectory) -> [TabletModeSwitch] {
         let names: [String]
-        switch FileSystem.directoryEntries(directory) {
-        case .success(let found): names = found
-        case .failure(let error):
+        do {
+            names = try FileSystem.directoryEntries(directory)
+        } catch {
             // No /dev/input at all (a container, a minimal VM): there is no switch.
             Log.debug("no tablet-mode switch scan: \(error)")
             return []
@@ -48,11 +48,12 @@ final class TabletModeSwitch {
         var switches: [TabletModeSwitch] = []
         var unreadable: [String] = []
         for node in eventNodeNames(names).map({ "\(directory)/\($0)" }) {
-            switch open(deviceNode: node) {
-            case .success(let found?): switches.append(found)
-            case .success(nil): continue
-            case .failure(.permissionDenied): unreadable.append(node)
-            case .failure(let error): Log.debug("skipping \(node): \(error)")
+            do {
+                if let found = try open(deviceNode: node) { switches.append(found) }
+            } catch .permissionDenied {
+                unreadable.append(node)
+            } catch {
+                Log.debug("skipping \(node): \(error)")
             }
         }
         if !unreadable.isEmpty {
@@ -81,25 +82,26 @@ final class TabletModeSwitch {
     /// Fails with `.deviceGone` when the node does not exist (it may have
     /// been unplugged since it was announced), `.permissionDenied`,
     /// `.notAnInputDevice`, or `.system`.
-    static func open(deviceNode: String) -> Result<TabletModeSwitch?, InputDeviceError> {
+    static func open(deviceNode: String) throws(InputDeviceError) -> TabletModeSwitch? {
         let descriptor: FileDescriptor
-        switch FileDescriptor.open(deviceNode, [.readOnly, .nonBlocking]) {
-        case .success(let opened): descriptor = opened
-        case .failure(let error): return .failure(openError(error, path: deviceNode))
+        do {
+            descriptor = try FileDescriptor.open(deviceNode, [.readOnly, .nonBlocking])
+        } catch {
+            throw openError(error, path: deviceNode)
         }
         var handle: OpaquePointer?
         let rc = cevdev_input_device_attach(descriptor.rawValue, &handle)
         guard rc == 0, let handle else {
             descriptor.close()
-            let code = rc < 0 ? -rc : EIO
-            return .failure(openError(SystemError(code: code, operation: "read \(deviceNode)"), path: deviceNode))
+            let code = rc < 0 ? Errno(rawValue: -rc) : .ioError
+            throw openError(SystemError(code: code, operation: "read \(deviceNode)"), path: deviceNode)
         }
         guard cevdev_input_device_has_switch(handle, UInt32(SW_TABLET_MODE)), !isScrollDevice(handle) else {
             cevdev_input_device_detach(handle)
             descriptor.close()
-            return .success(nil)
+            return nil
         }
-        return .success(TabletModeSwitch(descriptor: descriptor, deviceNode: deviceNode, handle: handle))
+        return TabletModeSwitch(descriptor: descriptor, deviceNode: deviceNode, handle: handle)
     }
 
     /// tiltscroll's own uinput device has no switches today; checking its ids
@@ -112,9 +114,9 @@ final class TabletModeSwitch {
 
     static func openError(_ error: SystemError, path: String) -> InputDeviceError {
         switch error.code {
-        case ENOENT, ENODEV, ENXIO: return .deviceGone(path: path)
-        case EACCES, EPERM: return .permissionDenied(path: path)
-        case ENOTTY, EINVAL: return .notAnInputDevice(path: path)
+        case .noSuchFileOrDirectory, .noSuchDevice, .noSuchDeviceOrAddress: return .deviceGone(path: path)
+        case .permissionDenied, .notPermitted: return .permissionDenied(path: path)
+        case .inappropriateIOControl, .invalidArgument: return .notAnInputDevice(path: path)
         default: return .system(error)
         }
     }
@@ -125,15 +127,16 @@ final class TabletModeSwitch {
     ///
     /// Fails with `.deviceGone` when the device was unplugged or `close()`d;
     /// the caller should then `close()` it and stop polling its descriptor.
-    func drain() -> Result<Bool, InputDeviceError> {
-        guard let handle else { return .failure(.deviceGone(path: deviceNode)) }
+    func drain() throws(InputDeviceError) -> Bool {
+        guard let handle else { throw .deviceGone(path: deviceNode) }
         let rc = cevdev_input_device_drain(handle)
         if rc < 0 {
-            return .failure(Self.openError(SystemError(code: -rc, operation: "read \(deviceNode)"), path: deviceNode))
+            throw Self.openError(
+                SystemError(code: Errno(rawValue: -rc), operation: "read \(deviceNode)"), path: deviceNode)
         }
         let now = cevdev_input_device_switch_state(handle, UInt32(SW_TABLET_MODE)) != 0
         defer { isTabletMode = now }
-        return .success(now != isTabletMode)
+        return now != isTabletMode
     }
 
     /// Lets the device go. Safe to call more than once.

@@ -47,26 +47,26 @@ final class ScrollDevice {
     /// Fails with `.uinputMissing` when `/dev/uinput` does not exist,
     /// `.permissionDenied` when it may not be opened for writing, or
     /// `.system` with the errno libevdev or the kernel returned.
-    static func create(horizontal: Bool) -> Result<ScrollDevice, OutputError> {
+    static func create(horizontal: Bool) throws(OutputError) -> ScrollDevice {
         var handle: OpaquePointer?
         let rc = cevdev_scroll_device_create(
             name, busType, vendorID, productID, version, horizontal, &handle)
-        if rc < 0 { return .failure(creationError(code: -rc)) }
+        if rc < 0 { throw creationError(code: Errno(rawValue: -rc)) }
         guard let handle else {
-            return .failure(.system(SystemError(code: EIO, operation: "create uinput device")))
+            throw .system(SystemError(code: .ioError, operation: "create uinput device"))
         }
-        return .success(ScrollDevice(handle: handle, horizontal: horizontal))
+        return ScrollDevice(handle: handle, horizontal: horizontal)
     }
 
     /// Maps the errno of a failed creation to what the user should do.
-    static func creationError(code: Int32) -> OutputError {
+    static func creationError(code: Errno) -> OutputError {
         switch code {
-        case ENOENT:
+        case .noSuchFileOrDirectory:
             return .uinputMissing
-        case ENODEV where !uinputDriverLoaded(), ENXIO where !uinputDriverLoaded():
+        case .noSuchDevice where !uinputDriverLoaded(), .noSuchDeviceOrAddress where !uinputDriverLoaded():
             // A static /dev/uinput node without the module behind it.
             return .uinputMissing
-        case EACCES, EPERM:
+        case .permissionDenied, .notPermitted:
             return .permissionDenied(path: "/dev/uinput", access: OutputError.uinputAccess)
         default:
             return .system(SystemError(code: code, operation: "create uinput device on /dev/uinput"))
@@ -81,12 +81,14 @@ final class ScrollDevice {
     ///
     /// Fails with `.deviceGone` after `destroy()`, or `.system` when the
     /// write fails.
-    func emit(_ frame: ScrollFrame) -> Result<Void, OutputError> {
-        guard handle != nil else { return .failure(.deviceGone(path: deviceNode ?? "/dev/uinput")) }
+    func emit(_ frame: ScrollFrame) throws(OutputError) {
+        guard handle != nil else { throw .deviceGone(path: deviceNode ?? "/dev/uinput") }
         let batch = ScrollEventBatch(encoding: frame, horizontal: horizontal)
-        if batch.isEmpty { return .success(()) }
-        return batch.withUnsafeBytes { bytes in
-            descriptor.writeAll(bytes).mapError { OutputError.system($0) }
+        if batch.isEmpty { return }
+        do {
+            try batch.withUnsafeBytes { (bytes) throws(SystemError) in try descriptor.writeAll(bytes) }
+        } catch {
+            throw .system(error)
         }
     }
 

@@ -50,19 +50,22 @@ struct CalibrationStore {
 
     func load() -> LoadResult {
         let bytes: [UInt8]
-        switch FileSystem.readSmallFile(path, limit: CalibrationStore.sizeLimit) {
-        case .success(let content): bytes = content
-        case .failure(let error) where error.code == ENOENT: return .missing
-        case .failure(let error) where error.code == EFBIG:
+        do {
+            bytes = try FileSystem.readSmallFile(path, limit: CalibrationStore.sizeLimit)
+        } catch  where error.code == .noSuchFileOrDirectory {
+            return .missing
+        } catch  where error.code == .fileTooLarge {
             return .unusable("calibration \(path) is larger than \(CalibrationStore.sizeLimit) bytes; ignored")
-        case .failure(let error): return .unusable("cannot read calibration: \(error); ignored")
+        } catch {
+            return .unusable("cannot read calibration: \(error); ignored")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             return .unusable("calibration \(path) is not text; ignored")
         }
-        switch CalibrationFormat.parse(text) {
-        case .success(let record): return .loaded(record)
-        case .failure(let problem): return .unusable("calibration \(path): \(problem); ignored")
+        do {
+            return .loaded(try CalibrationFormat.parse(text))
+        } catch {
+            return .unusable("calibration \(path): \(error); ignored")
         }
     }
 
@@ -89,35 +92,40 @@ struct CalibrationStore {
 
     /// Saves `record`, replacing the previous one atomically. On failure the
     /// previous file is untouched and the error says which step failed.
-    func save(_ record: CalibrationRecord) -> Result<Void, SystemError> {
+    func save(_ record: CalibrationRecord) throws(SystemError) {
         if let problem = CalibrationFormat.problem(with: record) {
-            return .failure(SystemError(code: EINVAL, operation: "save calibration \(path): \(problem)"))
+            throw SystemError(code: .invalidArgument, operation: "save calibration \(path): \(problem)")
         }
-        if case .failure(let error) = FileSystem.makeDirectory(directory, permissions: 0o700) {
-            return .failure(error)
-        }
+        try FileSystem.makeDirectory(directory, permissions: 0o700)
         let temporary = temporaryPath
-        let written = writeSynced(Array(CalibrationFormat.format(record).utf8), to: temporary)
-            .flatMap { FileSystem.rename(temporary, to: path) }
-        if case .failure = written {
-            _ = FileSystem.removeFile(temporary)
-            return written
+        do {
+            try writeSynced(Array(CalibrationFormat.format(record).utf8), to: temporary)
+            try FileSystem.rename(temporary, to: path)
+        } catch {
+            try? FileSystem.removeFile(temporary)
+            throw error
         }
-        return syncDirectory()
+        try syncDirectory()
     }
 
-    private func writeSynced(_ bytes: [UInt8], to file: String) -> Result<Void, SystemError> {
-        FileDescriptor.open(file, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o644).flatMap { fd in
-            defer { fd.close() }
-            return bytes.withUnsafeBytes { fd.writeAll($0) }.flatMap { fd.synchronize() }
-                .mapError { SystemError(code: $0.code, operation: "\($0.operation) \(file)") }
+    private func writeSynced(_ bytes: [UInt8], to file: String) throws(SystemError) {
+        let fd = try FileDescriptor.open(file, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o644)
+        defer { fd.close() }
+        do {
+            try fd.writeAll(bytes)
+            try fd.synchronize()
+        } catch {
+            throw error.during("\(error.operation) \(file)")
         }
     }
 
-    private func syncDirectory() -> Result<Void, SystemError> {
-        FileDescriptor.open(directory, [.readOnly, .directoryOnly]).flatMap { fd in
-            defer { fd.close() }
-            return fd.synchronize().mapError { SystemError(code: $0.code, operation: "fsync \(directory)") }
+    private func syncDirectory() throws(SystemError) {
+        let fd = try FileDescriptor.open(directory, [.readOnly, .directoryOnly])
+        defer { fd.close() }
+        do {
+            try fd.synchronize()
+        } catch {
+            throw error.during("fsync \(directory)")
         }
     }
 }

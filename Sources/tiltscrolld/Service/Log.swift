@@ -56,7 +56,7 @@ enum Log {
         guard isEnabled(level) else { return }
         var bytes = Array(format(level, message(), prefixed: prefixesPriority).utf8)
         bytes.append(0x0A)
-        bytes.withUnsafeBytes { _ = FileDescriptor.standardError.writeAll($0) }
+        bytes.withUnsafeBytes { try? FileDescriptor.standardError.writeAll($0) }
     }
 
     /// The log text for one message, without the final newline. Each line of

@@ -48,10 +48,12 @@ struct PidFile: Equatable {
     /// Reads the PID file and checks its process.
     func state() -> State {
         let bytes: [UInt8]
-        switch FileSystem.readSmallFile(path, limit: 64) {
-        case .success(let content): bytes = content
-        case .failure(let error) where error.code == ENOENT: return .absent
-        case .failure(let error): return .stale("\(error)")
+        do {
+            bytes = try FileSystem.readSmallFile(path, limit: 64)
+        } catch  where error.code == .noSuchFileOrDirectory {
+            return .absent
+        } catch {
+            return .stale("\(error)")
         }
         guard let pid = PidFile.parsePID(bytes) else {
             return .stale("\(path) does not hold a process ID")
@@ -71,21 +73,26 @@ struct PidFile: Equatable {
 
     /// Whether `pid` is a live `tiltscrolld`.
     static func check(pid: Int32) -> State {
-        if case .failure(let error) = ProcessCalls.send(signal: 0, to: pid), error.code == ESRCH {
+        do {
+            try ProcessCalls.send(signal: 0, to: pid)
+        } catch  where error.code == .noSuchProcess {
             return .stale("process \(pid) no longer exists")
+        } catch {
+            // EPERM means alive but someone else's; the name decides.
         }
-        // EPERM above means alive but someone else's; the name decides.
-        switch FileSystem.readSmallFile("/proc/\(pid)/comm", limit: 64) {
-        case .failure(let error):
-            if error.code == ENOENT { return .stale("process \(pid) no longer exists") }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readSmallFile("/proc/\(pid)/comm", limit: 64)
+        } catch  where error.code == .noSuchFileOrDirectory {
+            return .stale("process \(pid) no longer exists")
+        } catch {
             return .stale("cannot tell what process \(pid) is: \(error)")
-        case .success(let bytes):
-            var name = bytes[...]
-            while let last = name.last, last == 0x0A { name = name.dropLast() }
-            let comm = String(decoding: name, as: UTF8.self)
-            guard comm == processName else { return .stale("process \(pid) is '\(comm)', not \(processName)") }
-            return .running(pid)
         }
+        var name = bytes[...]
+        while let last = name.last, last == 0x0A { name = name.dropLast() }
+        let comm = String(decoding: name, as: UTF8.self)
+        guard comm == processName else { return .stale("process \(pid) is '\(comm)', not \(processName)") }
+        return .running(pid)
     }
 
     /// Why a PID file could not be created.
@@ -106,42 +113,44 @@ struct PidFile: Equatable {
 
     /// Writes this process's PID to `PidFile.fromEnvironment()`, replacing a
     /// stale file. Fails when another live tiltscrolld holds it.
-    static func create() -> Result<PidFile, CreateError> {
-        fromEnvironment().create()
+    static func create() throws(CreateError) -> PidFile {
+        try fromEnvironment().create()
     }
 
     /// Writes this process's PID to `path` (creating its directory, one
     /// level), through a temporary file and a rename, so a reader never sees
     /// a half-written PID.
-    func create() -> Result<PidFile, CreateError> {
+    func create() throws(CreateError) -> PidFile {
         let own = ProcessCalls.currentID
         if case .running(let pid) = state(), pid != own {
-            return .failure(.alreadyRunning(pid: pid, path: path))
-        }
-        if !directory.isEmpty, case .failure(let error) = FileSystem.makeDirectory(directory, permissions: 0o755) {
-            return .failure(.system(error))
+            throw .alreadyRunning(pid: pid, path: path)
         }
         let temporary = path + ".tmp"
-        let content = Array("\(own)\n".utf8)
-        let written = FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o644)
-            .flatMap { fd in
+        do throws(SystemError) {
+            if !directory.isEmpty { try FileSystem.makeDirectory(directory, permissions: 0o755) }
+            do throws(SystemError) {
+                let fd = try FileDescriptor.open(
+                    temporary, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o644)
                 defer { fd.close() }
                 // Readable by everyone whatever the umask: the client runs as any user.
-                return fd.setPermissions(0o644).flatMap { content.withUnsafeBytes { fd.writeAll($0) } }
+                try fd.setPermissions(0o644)
+                try fd.writeAll(Array("\(own)\n".utf8))
+                try FileSystem.rename(temporary, to: path)
+            } catch {
+                try? FileSystem.removeFile(temporary)
+                throw error
             }
-            .flatMap { FileSystem.rename(temporary, to: path) }
-        if case .failure(let error) = written {
-            _ = FileSystem.removeFile(temporary)
-            return .failure(.system(error))
+        } catch {
+            throw .system(error)
         }
-        return .success(self)
+        return self
     }
 
     /// Removes the file if it still names this process (a newer daemon's file stays).
     func remove() {
-        guard let bytes = try? FileSystem.readSmallFile(path, limit: 64).get(),
+        guard let bytes = try? FileSystem.readSmallFile(path, limit: 64),
             PidFile.parsePID(bytes) == ProcessCalls.currentID
         else { return }
-        _ = FileSystem.removeFile(path)
+        try? FileSystem.removeFile(path)
     }
 }

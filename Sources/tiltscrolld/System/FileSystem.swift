@@ -21,26 +21,22 @@ enum FileSystem {
 
     /// `realpath(3)`: the absolute path with every symlink resolved, e.g.
     /// `/sys/bus/iio/devices/iio:device0` -> `/sys/devices/.../iio:device0`.
-    static func realPath(_ path: String) -> Result<String, SystemError> {
-        guard let resolved = realpath(path, nil) else {
-            return .failure(.current("realpath \(path)"))
-        }
+    static func realPath(_ path: String) throws(SystemError) -> String {
+        guard let resolved = realpath(path, nil) else { throw .current("realpath \(path)") }
         defer { free(resolved) }
-        return .success(String(cString: resolved))
+        return String(cString: resolved)
     }
 
     /// `opendir(3)` / `readdir(3)`: the names in a directory, without "." and
     /// "..", sorted so that results do not depend on the file system's order.
-    static func directoryEntries(_ path: String) -> Result<[String], SystemError> {
-        guard let directory = opendir(path) else {
-            return .failure(.current("opendir \(path)"))
-        }
+    static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
+        guard let directory = opendir(path) else { throw .current("opendir \(path)") }
         defer { closedir(directory) }
         var names: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(directory) else {
-                if errno != 0 { return .failure(.current("readdir \(path)")) }
+                if errno != 0 { throw .current("readdir \(path)") }
                 break
             }
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
@@ -48,28 +44,25 @@ enum FileSystem {
             }
             if name != "." && name != ".." { names.append(name) }
         }
-        return .success(names.sorted())
+        return names.sorted()
     }
 
     /// `rename(2)`: atomically replaces `destination` when both are in one file system.
-    static func rename(_ source: String, to destination: String) -> Result<Void, SystemError> {
-        retryingOnInterrupt("rename \(source) to \(destination)") { Glibc.rename(source, destination) }.map { _ in () }
+    static func rename(_ source: String, to destination: String) throws(SystemError) {
+        _ = try retryingOnInterrupt("rename \(source) to \(destination)") { Glibc.rename(source, destination) }
     }
 
     /// `unlink(2)`.
-    static func removeFile(_ path: String) -> Result<Void, SystemError> {
-        retryingOnInterrupt("unlink \(path)") { Glibc.unlink(path) }.map { _ in () }
+    static func removeFile(_ path: String) throws(SystemError) {
+        _ = try retryingOnInterrupt("unlink \(path)") { Glibc.unlink(path) }
     }
 
     /// `mkdir(2)` of one level; an existing directory is success.
-    static func makeDirectory(_ path: String, permissions: mode_t) -> Result<Void, SystemError> {
-        switch retryingOnInterrupt("mkdir \(path)", { Glibc.mkdir(path, permissions) }) {
-        case .success: return .success(())
-        case .failure(let error) where error.code == EEXIST:
-            var info = stat()
-            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return .success(()) }
-            return .failure(SystemError(code: ENOTDIR, operation: "mkdir \(path)"))
-        case .failure(let error): return .failure(error)
+    static func makeDirectory(_ path: String, permissions: mode_t) throws(SystemError) {
+        do {
+            _ = try retryingOnInterrupt("mkdir \(path)") { Glibc.mkdir(path, permissions) }
+        } catch  where error.code == .fileExists {
+            guard isDirectory(path) else { throw SystemError(code: .notADirectory, operation: "mkdir \(path)") }
         }
     }
 
@@ -79,26 +72,24 @@ enum FileSystem {
     /// the descriptor rather than trusting `st_size`, so pipes such as
     /// `--config /dev/stdin` work too. Files the daemon writes itself are read
     /// with `O_NOFOLLOW`; files a user names (`followingLinks`) may be links.
-    static func readSmallFile(_ path: String, limit: Int, followingLinks: Bool = false) -> Result<[UInt8], SystemError>
+    static func readSmallFile(_ path: String, limit: Int, followingLinks: Bool = false) throws(SystemError)
+        -> [UInt8]
     {
-        let fd: FileDescriptor
-        switch FileDescriptor.open(path, followingLinks ? .readOnly : [.readOnly, .noFollow]) {
-        case .success(let opened): fd = opened
-        case .failure(let error): return .failure(error)
-        }
+        let fd = try FileDescriptor.open(path, followingLinks ? .readOnly : [.readOnly, .noFollow])
         defer { fd.close() }
         var content: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count: Int
-            switch chunk.withUnsafeMutableBytes({ fd.readStream(into: $0) }) {
-            case .success(let n): count = n
-            case .failure(let error): return .failure(SystemError(code: error.code, operation: "read \(path)"))
+            do {
+                count = try fd.readStream(into: &chunk)
+            } catch {
+                throw error.during("read \(path)")
             }
-            if count == 0 { return .success(content) }
+            if count == 0 { return content }
             content.append(contentsOf: chunk[..<count])
             if content.count > limit {
-                return .failure(SystemError(code: EFBIG, operation: "read \(path) (more than \(limit) bytes)"))
+                throw SystemError(code: .fileTooLarge, operation: "read \(path) (more than \(limit) bytes)")
             }
         }
     }

@@ -61,15 +61,12 @@ final class HotplugListener {
 
     deinit { close() }
 
-    static func open() -> Result<HotplugListener, CaptureError> {
+    static func open() throws(CaptureError) -> HotplugListener {
         var error: Int32 = 0
         guard let monitor = ciio_monitor_open(&error) else {
-            return .failure(
-                CaptureError(
-                    kind: .system,
-                    message: "could not watch udev for devices: \(SystemError.message(for: error))"))
+            throw CaptureError(kind: .system, message: "could not watch udev for devices: \(Errno(rawValue: error))")
         }
-        return .success(HotplugListener(monitor: monitor))
+        return HotplugListener(monitor: monitor)
     }
 
     /// Hands every pending event to `handle`, oldest first, without blocking.
@@ -99,12 +96,12 @@ final class HotplugListener {
                 }
                 if status > 0 { continue }
                 if status == 0 { break }
-                if -status == ENOBUFS {
+                if Errno(rawValue: -status) == .noBufferSpace {
                     lost = true
                     Log.warning("udev events were lost; devices will be looked up again")
                     continue
                 }
-                Log.warning("receiving a udev event failed: \(SystemError.message(for: -status))")
+                Log.warning("receiving a udev event failed: \(Errno(rawValue: -status))")
                 break
             }
         }

@@ -37,7 +37,7 @@ struct UdevDeviceRecord: Equatable {
 /// libudev's view of the IIO subsystem, through CIIO.
 enum UdevDevices {
     /// Every device of subsystem "iio" (devices and triggers).
-    static func enumerateIIO() -> Result<[UdevDeviceRecord], CaptureError> {
+    static func enumerateIIO() throws(CaptureError) -> [UdevDeviceRecord] {
         var records: [UdevDeviceRecord] = []
         let status = withUnsafeMutablePointer(to: &records) { pointer in
             ciio_enumerate_iio(
@@ -49,16 +49,14 @@ enum UdevDevices {
                 }, pointer)
         }
         guard status >= 0 else {
-            return .failure(
-                CaptureError(
-                    kind: .system,
-                    message: "could not list IIO devices through udev: \(SystemError.message(for: -status))"))
+            throw CaptureError(
+                kind: .system, message: "could not list IIO devices through udev: \(Errno(rawValue: -status))")
         }
-        return .success(records)
+        return records
     }
 
     /// The device at `sysfsPath`, or a `.notFound` error when there is none.
-    static func describe(sysfsPath: String) -> Result<UdevDeviceRecord, CaptureError> {
+    static func describe(sysfsPath: String) throws(CaptureError) -> UdevDeviceRecord {
         var record: UdevDeviceRecord? = nil
         let status = withUnsafeMutablePointer(to: &record) { pointer in
             ciio_describe_device(
@@ -69,8 +67,8 @@ enum UdevDevices {
                 }, pointer)
         }
         guard status >= 0, let record else {
-            return .failure(CaptureError(kind: .notFound, message: "no device at \(sysfsPath)"))
+            throw CaptureError(kind: .notFound, message: "no device at \(sysfsPath)")
         }
-        return .success(record)
+        return record
     }
 }
