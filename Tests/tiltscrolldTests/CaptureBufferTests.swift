@@ -102,12 +102,12 @@ private final class HubTree {
         let tree = hub.tree
         let file = SettingsJournalFile(directory: tree.path)
         let capture = try BufferCapture.open(try #require(hub.device), rate: 50, journalFile: file)
-        guard case .loaded(let entries) = file.load(sysfsRoot: tree.path) else {
+        guard case .loaded(let record) = file.load(sysfsRoot: tree.path) else {
             Issue.record("the journal file is missing or refused: \(file.load(sysfsRoot: tree.path))")
             return
         }
         #expect(
-            entries.map { String($0.path.dropFirst(tree.path.count + 1)) + "=" + $0.original } == [
+            record.entries.map { String($0.path.dropFirst(tree.path.count + 1)) + "=" + $0.original } == [
                 "scan_elements/in_accel_x_en=0", "scan_elements/in_accel_y_en=0", "scan_elements/in_accel_z_en=0",
                 "scan_elements/in_intensity_en=1", "scan_elements/in_timestamp_en=0",
                 "in_accel_sampling_frequency=10.000000", "current_timestamp_clock=realtime", "buffer/length=2",

@@ -3,7 +3,7 @@ import Testing
 
 @testable import tiltscrolld
 
-private typealias Entry = SettingsJournalFile.Entry
+private typealias Entry = SettingsJournalRecord.Entry
 
 @Suite struct CaptureJournalFileFormat {
     private let device = "/sys/devices/pci0000:00/0000:00:15.1/i2c_designware.1/i2c-2/i2c-KIOX000A:00/iio:device0"
@@ -12,10 +12,10 @@ private typealias Entry = SettingsJournalFile.Entry
         "# tiltscroll settings journal\nversion=1\n" + lines.map { $0 + "\n" }.joined()
     }
 
-    private func problem(_ text: String, root: String = "/sys/devices") -> SettingsJournalFormatError? {
+    private func problem(_ text: String, root: String = "/sys/devices") -> RecordFormatError? {
         guard
             let error = thrownError(
-                SettingsJournalFormatError.self, try SettingsJournalFile.parse(text, sysfsRoot: root))
+                RecordFormatError.self, try SettingsJournalRecord.entries(in: text, sysfsRoot: root))
         else { return nil }
         return error
     }
@@ -31,11 +31,11 @@ private typealias Entry = SettingsJournalFile.Entry
             Entry(path: device + "/buffer/length", original: "2"),
             Entry(path: device + "/buffer/enable", original: "0"),
         ]
-        let text = try SettingsJournalFile.format(entries)
+        let text = try SettingsJournalRecord.format(entries)
         #expect(text.hasPrefix("# tiltscroll settings journal (tiltscrolld(8), FILES); written by tiltscrolld\n"))
         #expect(text.contains("\n\(device)/trigger/current_trigger=\n"))
-        #expect(try SettingsJournalFile.parse(text) == entries)
-        #expect(try SettingsJournalFile.parse(try SettingsJournalFile.format([])) == [])
+        #expect(try SettingsJournalRecord.entries(in: text) == entries)
+        #expect(try SettingsJournalRecord.entries(in: try SettingsJournalRecord.format([])) == [])
     }
 
     @Test func refusesToWriteWhatWouldNotReadBack() {
@@ -45,13 +45,13 @@ private typealias Entry = SettingsJournalFile.Entry
             Entry(path: device + "/a=b/sampling_frequency", original: "1"),
             Entry(path: "sampling_frequency", original: "1"),
         ] {
-            #expect(throws: SettingsJournalFormatError.self) { try SettingsJournalFile.format([entry]) }
+            #expect(throws: RecordFormatError.self) { try SettingsJournalRecord.format([entry]) }
         }
     }
 
     @Test func skipsCommentsAndBlankLines() throws {
         let text = "# a comment\n\nversion=1\n\n# another\n\(device)/buffer/enable=0\n"
-        #expect(try SettingsJournalFile.parse(text) == [Entry(path: device + "/buffer/enable", original: "0")])
+        #expect(try SettingsJournalRecord.entries(in: text) == [Entry(path: device + "/buffer/enable", original: "0")])
     }
 
     @Test func refusesAFileThatIsNotAJournalOfThisVersion() {
@@ -92,7 +92,8 @@ private typealias Entry = SettingsJournalFile.Entry
     }
 
     @Test func acceptsADeviceTreeElsewhereWhenTold() throws {
-        let entries = try SettingsJournalFile.parse(journal("/tmp/tree/buffer/enable=0"), sysfsRoot: "/tmp/tree")
+        let entries = try SettingsJournalRecord.entries(
+            in: journal("/tmp/tree/buffer/enable=0"), sysfsRoot: "/tmp/tree")
         #expect(entries == [Entry(path: "/tmp/tree/buffer/enable", original: "0")])
         #expect(problem(journal("/tmp/tree/buffer/enable=0")) != nil)
     }
@@ -127,17 +128,21 @@ private typealias Entry = SettingsJournalFile.Entry
         let journal = SettingsJournal(file: file)
         try journal.change(tree.file("sampling_frequency"), to: "50", from: "1")
         #expect(
-            file.load(sysfsRoot: tree.path) == .loaded([Entry(path: tree.file("sampling_frequency"), original: "1")]))
+            file.load(sysfsRoot: tree.path)
+                == .loaded(
+                    SettingsJournalRecord(entries: [Entry(path: tree.file("sampling_frequency"), original: "1")])))
         // A change that fails leaves nothing to restore, in the file too.
         #expect(throws: SystemError.self) { try journal.change(tree.file("missing_en"), to: "1", from: "0") }
         try journal.change(tree.file("buffer/enable"), to: "1", from: "0")
         #expect(
             file.load(sysfsRoot: tree.path)
-                == .loaded([
-                    Entry(path: tree.file("sampling_frequency"), original: "1"),
-                    Entry(path: tree.file("buffer/enable"), original: "0"),
-                ]))
-        #expect(!FileSystem.exists(file.path + ".tmp"))
+                == .loaded(
+                    SettingsJournalRecord(entries: [
+                        Entry(path: tree.file("sampling_frequency"), original: "1"),
+                        Entry(path: tree.file("buffer/enable"), original: "0"),
+                    ])))
+        // No temporary file is left beside it.
+        #expect(!FileSystem.exists(tree.path + "/.settings-journal.tmp"))
         journal.restoreAll()
         #expect(file.load(sysfsRoot: tree.path) == .missing)
         #expect(tree.read("sampling_frequency") == "1")
@@ -160,7 +165,9 @@ private typealias Entry = SettingsJournalFile.Entry
             try #require(tree.device(name: "lis3dh")), rate: 50, now: 0, journalFile: file
         )
         #expect(
-            file.load(sysfsRoot: tree.path) == .loaded([Entry(path: tree.file("sampling_frequency"), original: "1")]))
+            file.load(sysfsRoot: tree.path)
+                == .loaded(
+                    SettingsJournalRecord(entries: [Entry(path: tree.file("sampling_frequency"), original: "1")])))
         capture.release()
         #expect(file.load(sysfsRoot: tree.path) == .missing)
     }

@@ -19,8 +19,8 @@ private func text(neutral: String, version: String = "1") -> String {
     """
 }
 
-private func problem(_ text: String) -> CalibrationFormatError? {
-    thrownError(CalibrationFormatError.self, try CalibrationFormat.parse(text))
+private func problem(_ text: String) -> RecordFormatError? {
+    thrownError(RecordFormatError.self, try CalibrationFormat.parse(text))
 }
 
 @Suite struct ServiceCalibrationFormat {
@@ -60,7 +60,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     @Test func rejectsAComponentThatIsNotANumber() {
         #expect(
             problem(text(neutral: "0 -1 abc"))
-                == CalibrationFormatError(line: 4, message: "'abc' is not a finite decimal number"))
+                == RecordFormatError(line: 4, message: "'abc' is not a finite decimal number"))
     }
 
     @Test(arguments: ["nan -1 0", "0 inf 0", "0 -1 -infinity", "0x0 -1 0", "0 -1 1e999"])
@@ -72,7 +72,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     func rejectsTheWrongNumberOfComponents(neutral: String, count: Int) {
         #expect(
             problem(text(neutral: neutral))
-                == CalibrationFormatError(line: 4, message: "neutral needs 3 numbers, got \(count)"))
+                == RecordFormatError(line: 4, message: "neutral needs 3 numbers, got \(count)"))
     }
 
     @Test(arguments: ["0 0 2", "0 0 0", "0.5 0.5 0", "0 -0.99 0"])
@@ -95,11 +95,11 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     @Test func rejectsMissingDuplicateAndUnknownKeys() {
         #expect(
             problem("version=1\ndevice-name=a\nneutral=0 -1 0\n")
-                == CalibrationFormatError(message: "'device-path' is missing"))
+                == RecordFormatError(message: "'device-path' is missing"))
         #expect(problem(text(neutral: "0 -1 0") + "\nneutral=0 0 -1")?.line == 5)
         #expect(
             problem("colour=blue\n" + text(neutral: "0 -1 0"))
-                == CalibrationFormatError(line: 1, message: "unknown key 'colour'"))
+                == RecordFormatError(line: 1, message: "unknown key 'colour'"))
     }
 
     @Test(arguments: [
@@ -248,21 +248,12 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     }
 
     @Test func theDirectoryComesFromStateDirectory() {
-        #expect(CalibrationStore.directory(stateDirectoryVariable: nil) == "/var/lib/tiltscroll")
-        #expect(CalibrationStore.directory(stateDirectoryVariable: "") == "/var/lib/tiltscroll")
-        #expect(CalibrationStore.directory(stateDirectoryVariable: "/var/lib/tiltscroll") == "/var/lib/tiltscroll")
-        #expect(CalibrationStore.directory(stateDirectoryVariable: "/state/a:/state/b") == "/state/a")
-        #expect(CalibrationStore.directory(stateDirectoryVariable: "relative") == "/var/lib/tiltscroll")
+        #expect(StorageDirectory.state.path(environmentValue: nil) == "/var/lib/tiltscroll")
+        #expect(StorageDirectory.state.path(environmentValue: "") == "/var/lib/tiltscroll")
+        #expect(StorageDirectory.state.path(environmentValue: "/var/lib/tiltscroll") == "/var/lib/tiltscroll")
+        #expect(StorageDirectory.state.path(environmentValue: "/state/a:/state/b") == "/state/a")
+        #expect(StorageDirectory.state.path(environmentValue: "relative") == "/var/lib/tiltscroll")
     }
-}
-
-/// The process umask, read without changing it (umask(2) would, for every thread).
-private func currentUmask() -> mode_t {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-        let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
-    else { return 0o022 }
-    return value
 }
 
 private func writeBytes(_ path: String, _ bytes: [UInt8]) -> Bool {

@@ -13,14 +13,17 @@ private let deadPID: Int32 = 4_194_305
         ("99999999999\n", nil), ("12 34\n", nil), ("+7\n", nil),
     ])
     func parsesOnlyAPositiveDecimalPID(content: String, pid: Int32?) {
-        #expect(PidFile.parsePID(Array(content.utf8)) == pid)
+        #expect(ProcessIDRecord.parsePID(Array(content.utf8)) == pid)
     }
 
     @Test func thePathComesFromRuntimeDirectory() {
-        #expect(PidFile.path(runtimeDirectoryVariable: nil) == "/run/tiltscroll/tiltscrolld.pid")
-        #expect(PidFile.path(runtimeDirectoryVariable: "/run/tiltscroll") == "/run/tiltscroll/tiltscrolld.pid")
-        #expect(PidFile.path(runtimeDirectoryVariable: "/run/a:/run/b") == "/run/a/tiltscrolld.pid")
-        #expect(PidFile.path(runtimeDirectoryVariable: "relative") == "/run/tiltscroll/tiltscrolld.pid")
+        func path(runtimeDirectoryVariable value: String?) -> String {
+            PersistedFile<ProcessIDRecord>(directory: StorageDirectory.runtime.path(environmentValue: value)).path
+        }
+        #expect(path(runtimeDirectoryVariable: nil) == "/run/tiltscroll/tiltscrolld.pid")
+        #expect(path(runtimeDirectoryVariable: "/run/tiltscroll") == "/run/tiltscroll/tiltscrolld.pid")
+        #expect(path(runtimeDirectoryVariable: "/run/a:/run/b") == "/run/a/tiltscrolld.pid")
+        #expect(path(runtimeDirectoryVariable: "relative") == "/run/tiltscroll/tiltscrolld.pid")
     }
 
     @Test func createWritesThisProcessReadableByAll() throws {

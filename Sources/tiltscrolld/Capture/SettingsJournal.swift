@@ -8,7 +8,7 @@
 /// (`restoreLeftovers`). The file mirrors this one journal; the daemon holds
 /// one capture, and so one journal, at a time.
 final class SettingsJournal {
-    private typealias Change = SettingsJournalFile.Entry
+    private typealias Change = SettingsJournalRecord.Entry
 
     private var changes: [Change] = []
     /// nil keeps the changes in memory only (`--dry-run`, `--monitor`, a
@@ -53,7 +53,7 @@ final class SettingsJournal {
 
     /// Writes `change.original` back; true when it was written. A failure is
     /// logged, except for a device that is gone.
-    static func restore(_ change: SettingsJournalFile.Entry) -> Bool {
+    static func restore(_ change: SettingsJournalRecord.Entry) -> Bool {
         do {
             try SysfsAttribute.write(change.path, change.original)
             return true
@@ -83,7 +83,7 @@ final class SettingsJournal {
         }
         wroteFile = true
         do {
-            try file.save(entries)
+            try file.save(SettingsJournalRecord(entries: entries))
         } catch {
             Log.warning(
                 "cannot keep the settings journal: \(error); if tiltscrolld is killed now, "

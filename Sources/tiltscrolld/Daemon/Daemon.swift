@@ -90,7 +90,7 @@ final class Daemon {
         // The monitor shows the sensor whatever the activation says.
         self.activation = Activation(mode: output == .monitor ? .always : configuration.activation.when)
         self.notifier = ServiceNotifier(now: now)
-        self.calibrationStore = CalibrationStore.fromEnvironment()
+        self.calibrationStore = CalibrationStore.standard
         self.startTime = now
     }
 

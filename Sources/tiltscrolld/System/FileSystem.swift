@@ -93,4 +93,53 @@ enum FileSystem {
             }
         }
     }
+
+    /// Replaces the file at `path` with `bytes` so that a crash or a power
+    /// cut at any moment leaves either the old file or the new one, whole:
+    /// the bytes go to `.NAME.tmp` in the same directory, which is synced
+    /// and renamed over `path`, and then the directory is synced so that the
+    /// rename is on disk too. The temporary file is removed if a step fails.
+    static func replace(_ path: String, with bytes: [UInt8], permissions: FilePermissions) throws(SystemError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = directory + "/." + name + ".tmp"
+        do throws(SystemError) {
+            let fd = try FileDescriptor.open(
+                temporary, [.writeOnly, .create, .truncate, .noFollow], permissions: permissions.mode)
+            defer { fd.close() }
+            do {
+                if case .exactly(let mode) = permissions { try fd.setPermissions(mode) }
+                try fd.writeAll(bytes)
+                try fd.synchronize()
+            } catch {
+                throw error.during("\(error.operation) \(temporary)")
+            }
+            try rename(temporary, to: path)
+        } catch {
+            try? removeFile(temporary)
+            throw error
+        }
+        let fd = try FileDescriptor.open(directory, [.readOnly, .directoryOnly])
+        defer { fd.close() }
+        do {
+            try fd.synchronize()
+        } catch {
+            throw error.during("fsync \(directory)")
+        }
+    }
+}
+
+/// The mode of a file the daemon creates.
+enum FilePermissions: Equatable {
+    /// `mode` less the process's umask, as `open(2)` creates files.
+    case masked(mode_t)
+    /// `mode` whatever the umask (`fchmod(2)`): a file other users must read.
+    case exactly(mode_t)
+
+    var mode: mode_t {
+        switch self {
+        case .masked(let mode), .exactly(let mode): return mode
+        }
+    }
 }

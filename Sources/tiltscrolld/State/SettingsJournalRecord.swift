@@ -1,5 +1,3 @@
-import Glibc
-
 /// The settings journal on disk: the originals of the sysfs settings the
 /// running daemon changed, for the next daemon to put back when this one
 /// dies before it can (SIGKILL, a watchdog timeout, a crash). Without it the
@@ -29,22 +27,16 @@ import Glibc
 /// `current_timestamp_clock`), so it can never be made to write `remove` or
 /// `unbind`. A file with any line that does not fit is not used at all: half
 /// of a journal would leave a device in a state nobody chose.
-struct SettingsJournalFile: Equatable {
+struct SettingsJournalRecord: PersistedRecord, Equatable {
     static let fileName = "settings-journal"
+    static let storage = StorageDirectory.runtime
+    static let name = "settings journal"
+    /// A journal holds a handful of lines; anything much larger is not one.
+    static let sizeLimit = 16384
+    static let permissions = FilePermissions.masked(0o600)
     static let version = 1
     /// Where every device, and so every attribute a capture changes, lives.
     static let sysfsDevices = "/sys/devices"
-    /// A journal holds a handful of lines; anything much larger is not one.
-    static let sizeLimit = 16384
-
-    let path: String
-
-    init(path: String) { self.path = path }
-
-    /// The journal in `directory` (the runtime directory of the PID file).
-    init(directory: String) { path = directory + "/" + SettingsJournalFile.fileName }
-
-    private var temporaryPath: String { path + ".tmp" }
 
     /// One recorded change: the attribute and the text it held before.
     struct Entry: Equatable {
@@ -52,83 +44,29 @@ struct SettingsJournalFile: Equatable {
         var original: String
     }
 
-    /// What `load` found.
-    enum LoadResult: Equatable {
-        /// No file: the previous daemon restored everything, or there was none.
-        case missing
-        case loaded([Entry])
-        /// The file exists but cannot be used; the message names it and says why.
-        case unusable(String)
+    /// The changes, oldest first.
+    var entries: [Entry]
+
+    func formatted() throws(RecordFormatError) -> String { try SettingsJournalRecord.format(entries) }
+
+    static func parse(_ text: String) throws(RecordFormatError) -> SettingsJournalRecord {
+        try parse(text, sysfsRoot: sysfsDevices)
     }
 
-    /// Reads the journal, accepting only attributes under `sysfsRoot`.
-    func load(sysfsRoot: String = SettingsJournalFile.sysfsDevices) -> LoadResult {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileSystem.readSmallFile(path, limit: SettingsJournalFile.sizeLimit)
-        } catch  where error.code == .noSuchFileOrDirectory {
-            return .missing
-        } catch  where error.code == .fileTooLarge {
-            return .unusable("settings journal \(path) is larger than \(SettingsJournalFile.sizeLimit) bytes")
-        } catch {
-            return .unusable("cannot read the settings journal: \(error)")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .unusable("settings journal \(path) is not text")
-        }
-        do {
-            return .loaded(try SettingsJournalFile.parse(text, sysfsRoot: sysfsRoot))
-        } catch {
-            return .unusable("settings journal \(path): \(error)")
-        }
-    }
-
-    /// Replaces the file with `entries`: written to a temporary file in the
-    /// same directory, synced and renamed over it, so a daemon killed at any
-    /// moment leaves either the old journal or the new one. (The directory
-    /// is not synced: on a tmpfs nothing outlives a power cut anyway.)
-    func save(_ entries: [Entry]) throws(SystemError) {
-        let text: String
-        do {
-            text = try SettingsJournalFile.format(entries)
-        } catch {
-            throw SystemError(code: .invalidArgument, operation: "write \(path): \(error)")
-        }
-        let temporary = temporaryPath
-        do throws(SystemError) {
-            let fd = try FileDescriptor.open(
-                temporary, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o600)
-            defer { fd.close() }
-            do {
-                try fd.writeAll(Array(text.utf8))
-                try fd.synchronize()
-            } catch {
-                throw error.during("\(error.operation) \(temporary)")
-            }
-            try FileSystem.rename(temporary, to: path)
-        } catch {
-            try? FileSystem.removeFile(temporary)
-            throw error
-        }
-    }
-
-    /// Removes the file; one that is already gone is success.
-    func remove() throws(SystemError) {
-        do {
-            try FileSystem.removeFile(path)
-        } catch  where error.code == .noSuchFileOrDirectory {}
+    static func parse(_ text: String, sysfsRoot: String) throws(RecordFormatError) -> SettingsJournalRecord {
+        SettingsJournalRecord(entries: try entries(in: text, sysfsRoot: sysfsRoot))
     }
 
     // MARK: - The format
 
     /// The file's content for `entries`, or why they cannot be written so
     /// that `parse` gives them back.
-    static func format(_ entries: [Entry]) throws(SettingsJournalFormatError) -> String {
+    static func format(_ entries: [Entry]) throws(RecordFormatError) -> String {
         var text = "# tiltscroll settings journal (tiltscrolld(8), FILES); written by tiltscrolld\n"
         text += "version=\(version)\n"
         for entry in entries {
             if let problem = problemWithPath(entry.path) ?? problemWithValue(entry.original, of: entry.path) {
-                throw SettingsJournalFormatError(message: problem)
+                throw RecordFormatError(message: problem)
             }
             text += entry.path + "=" + entry.original + "\n"
         }
@@ -136,9 +74,9 @@ struct SettingsJournalFile: Equatable {
     }
 
     /// The entries in `text`, oldest first, or the first problem found.
-    static func parse(_ text: String, sysfsRoot: String = sysfsDevices) throws(SettingsJournalFormatError) -> [Entry] {
+    static func entries(in text: String, sysfsRoot: String = sysfsDevices) throws(RecordFormatError) -> [Entry] {
         guard text.utf8.last == UInt8(ascii: "\n") else {
-            throw SettingsJournalFormatError(message: "it does not end with a newline (cut short?)")
+            throw RecordFormatError(message: "it does not end with a newline (cut short?)")
         }
         var entries: [Entry] = []
         var sawVersion = false
@@ -148,16 +86,16 @@ struct SettingsJournalFile: Equatable {
             lineNumber += 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                throw SettingsJournalFormatError(line: lineNumber, message: "expected PATH=VALUE, got '\(line)'")
+                throw RecordFormatError(line: lineNumber, message: "expected PATH=VALUE, got '\(line)'")
             }
             let key = String(line[..<equals])
             let value = String(line[line.index(after: equals)...])
             guard sawVersion else {
                 guard key == "version" else {
-                    throw SettingsJournalFormatError(line: lineNumber, message: "expected version=\(version) first")
+                    throw RecordFormatError(line: lineNumber, message: "expected version=\(version) first")
                 }
                 guard value == String(version) else {
-                    throw SettingsJournalFormatError(
+                    throw RecordFormatError(
                         line: lineNumber,
                         message: "version '\(value)' is not \(version) (another tiltscroll wrote it)")
                 }
@@ -165,11 +103,11 @@ struct SettingsJournalFile: Equatable {
                 continue
             }
             if let problem = problemWithPath(key, under: sysfsRoot) ?? problemWithValue(value, of: key) {
-                throw SettingsJournalFormatError(line: lineNumber, message: problem)
+                throw RecordFormatError(line: lineNumber, message: problem)
             }
             entries.append(Entry(path: key, original: value))
         }
-        guard sawVersion else { throw SettingsJournalFormatError(message: "'version' is missing") }
+        guard sawVersion else { throw RecordFormatError(message: "'version' is missing") }
         return entries
     }
 
@@ -211,11 +149,14 @@ struct SettingsJournalFile: Equatable {
     }
 }
 
-/// Why a settings journal cannot be used or written, with the line it is on
-/// (nil when it concerns the whole file).
-struct SettingsJournalFormatError: Error, Equatable, CustomStringConvertible {
-    var line: Int?
-    var message: String
+/// The journal file in the runtime directory.
+typealias SettingsJournalFile = PersistedFile<SettingsJournalRecord>
 
-    var description: String { line.map { "line \($0): \(message)" } ?? message }
+extension PersistedFile where Record == SettingsJournalRecord {
+    /// Reads the journal, accepting only attributes under `sysfsRoot`.
+    func load(sysfsRoot: String) -> Loaded {
+        load { (text) throws(RecordFormatError) in
+            try SettingsJournalRecord.parse(text, sysfsRoot: sysfsRoot)
+        }
+    }
 }
