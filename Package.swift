@@ -43,6 +43,9 @@ let package = Package(
         .executableTarget(
             name: "tiltscrolld",
             dependencies: ["ScrollPhysics", "CIIO", "CEvdev", "CSystemd"],
+            // The demo trace, as bytes in the program (DemoTrace.swift). It
+            // stays where the real-kernel harness records it, the one copy.
+            resources: [.embedInCode("../../Tests/realkernel/traces/kxcjk-1013.trace")],
             swiftSettings: [
                 // The loop's state lives in one class; run-time exclusivity
                 // checks on its properties cost about 1,500 instructions per

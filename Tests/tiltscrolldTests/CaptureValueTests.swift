@@ -376,7 +376,7 @@ import Testing
         var template = Array("/tmp/tiltscroll-attr-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         #expect(fd >= 0)
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { unlink(path) }
         let bytes: [UInt8] = Array("monotonic\n".utf8) + [0]
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

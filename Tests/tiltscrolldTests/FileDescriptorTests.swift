@@ -8,7 +8,7 @@ import Testing
         var template = Array("/tmp/tiltscroll-fd-XXXXXX".utf8CString)
         let raw = mkstemp(&template)
         #expect(raw >= 0)
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { unlink(path) }
         let fd = FileDescriptor(rawValue: raw)
         defer { fd.close() }
