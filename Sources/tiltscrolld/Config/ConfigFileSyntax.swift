@@ -5,6 +5,10 @@ struct ConfigStatement: Equatable {
         case section(String)
         /// `Key=value`, both trimmed.
         case assignment(key: String, value: String)
+        /// A line that cannot be read, and why. `startsSection`: it looked
+        /// like a section header, so the keys after it belong to no section
+        /// that is known (and are not reported as misplaced).
+        case unreadable(String, startsSection: Bool)
     }
 
     /// 1-based line number.
@@ -27,6 +31,9 @@ enum ConfigFileSyntax {
     /// the cap keeps a wrong path (a log, a disk image) from being slurped.
     static let maximumFileSize = 64 * 1024
 
+    /// The statements of every line, in order; a line that cannot be read
+    /// is an `.unreadable` statement, so that every problem can be reported.
+    /// A file too large to be a configuration is refused as a whole.
     static func statements(of bytes: [UInt8], file: String) throws(ConfigError) -> [ConfigStatement] {
         guard bytes.count <= maximumFileSize else {
             throw ConfigError(
@@ -37,19 +44,23 @@ enum ConfigFileSyntax {
         var lineNumber = 0
         for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
-            let fail = { (message: String) in ConfigError(file: file, line: lineNumber, message: message) }
             let lineBytes = rawLine.last == 0x0D ? rawLine.dropLast() : rawLine
-            if lineBytes.contains(0) { throw fail("the line contains a NUL byte") }
-            guard let text = String(validating: lineBytes, as: UTF8.self) else {
-                throw fail("the line is not valid UTF-8 text")
+            let content: ConfigStatement.Content
+            let looksLikeHeader = lineBytes.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "[")
+            if lineBytes.contains(0) {
+                content = .unreadable("the line contains a NUL byte", startsSection: looksLikeHeader)
+            } else if let text = String(validating: lineBytes, as: UTF8.self) {
+                let line = trimmed(text)
+                if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+                do {
+                    content = try parseLine(line)
+                } catch {
+                    content = .unreadable(error.message, startsSection: looksLikeHeader)
+                }
+            } else {
+                content = .unreadable("the line is not valid UTF-8 text", startsSection: looksLikeHeader)
             }
-            let line = trimmed(text)
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            do {
-                statements.append(ConfigStatement(line: lineNumber, content: try parseLine(line)))
-            } catch {
-                throw fail(error.message)
-            }
+            statements.append(ConfigStatement(line: lineNumber, content: content))
         }
         return statements
     }

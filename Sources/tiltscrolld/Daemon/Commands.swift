@@ -16,9 +16,16 @@ enum Commands {
         }
     }
 
+    /// Every problem in the file at once (`file:line: message`, by line) and
+    /// status 1; else the effective configuration and status 0.
     static func checkConfig(_ options: CommandLineOptions) -> Int32 {
-        guard let configuration = loadConfiguration(options) else { return 1 }
-        StandardOutput.write(configuration.renderEffective())
+        let source = options.configSource
+        let result = Configuration.check(path: source.path, required: source.required)
+        guard result.problems.isEmpty else {
+            Log.error(result.report)
+            return 1
+        }
+        StandardOutput.write(result.configuration.renderEffective())
         return 0
     }
 
