@@ -20,7 +20,7 @@ case .version:
     status = 0
 case .checkConfig: status = Commands.checkConfig(options)
 case .listDevices: status = Commands.listDevices(options)
-case .demo: status = Commands.replay(traceText: DemoTrace.text, origin: "the demo trace", options: options)
+case .demo: status = Commands.demo(options)
 case .replay(let path): status = Commands.replayFile(path, options: options)
 case .calibrate: status = Commands.control(.calibrate)
 case .toggle: status = Commands.control(.toggle)

@@ -23,7 +23,16 @@ import Testing
         #expect(options.action == .replay(path: "/t.trace"))
     }
 
+    @Test func framesGoWithTheDemo() throws {
+        let options = try CommandLineOptions.parse(["--frames", "--demo"])
+        #expect(options.action == .demo && options.frames)
+        #expect(try !CommandLineOptions.parse(["--demo"]).frames)
+    }
+
     @Test(arguments: [
+        (["--frames"], "--frames applies only to --demo"),
+        (["--replay", "/t.trace", "--frames"], "--frames applies only to --demo"),
+        (["--demo", "--frames=yes"], "--frames takes no value"),
         (["--config"], "--config needs a value"),
         (["--config", "--dry-run"], "--config needs a value"),
         (["--demo", "--monitor"], "--demo and --monitor cannot be used together"),

@@ -20,6 +20,8 @@ struct CommandLineOptions: Equatable {
     var configPath: String? = nil
     /// `--dry-run`: print each frame instead of emitting it; needs no uinput.
     var dryRun = false
+    /// `--frames`: `--demo` prints the frame lines even on a terminal.
+    var frames = false
     /// `--verbose`: debug messages too.
     var verbose = false
 
@@ -96,6 +98,9 @@ extension CommandLineOptions {
             case "--dry-run":
                 try noValue()
                 options.dryRun = true
+            case "--frames":
+                try noValue()
+                options.frames = true
             case "-v", "--verbose":
                 try noValue()
                 options.verbose = true
@@ -112,12 +117,15 @@ extension CommandLineOptions {
         if options.dryRun, options.action != .run {
             throw UsageError(message: "--dry-run applies only to running the daemon")
         }
+        if options.frames, options.action != .demo {
+            throw UsageError(message: "--frames applies only to --demo")
+        }
         return options
     }
 
     static let flags = [
-        "--help", "--version", "--config", "--check-config", "--list-devices", "--dry-run", "--demo", "--replay",
-        "--monitor", "--calibrate", "--toggle", "--verbose",
+        "--help", "--version", "--config", "--check-config", "--list-devices", "--dry-run", "--demo", "--frames",
+        "--replay", "--monitor", "--calibrate", "--toggle", "--verbose",
     ]
 
     /// The known flag closest to a mistyped one, when it is close enough to be a typo.
@@ -130,10 +138,12 @@ extension CommandLineOptions {
         Turn the tilt of a convertible laptop or tablet into smooth scrolling.
 
           --config PATH     read PATH instead of /etc/tiltscroll.conf
-          --check-config    validate the configuration, print the effective one, exit
+          --check-config    report every error in the configuration, or print the effective one
           --list-devices    list the accelerometers found, with location, scale and mount matrix
           --dry-run         run, but print each scroll frame instead of emitting it
-          --demo            run the physics on a bundled recorded trace and print the frames
+          --demo            play a bundled recorded trace in real time in the --monitor view;
+                            off a terminal, print its frames as --replay does
+          --frames          with --demo: print the frames, even on a terminal
           --replay FILE     run a recorded trace through the configured physics
           --monitor         show the live sensor, tilt and speed, refreshed in place
           --calibrate       make the current pose neutral in the running daemon (SIGUSR1)

@@ -43,7 +43,23 @@ enum Commands {
         }
     }
 
-    /// `--demo` and `--replay`: a trace through the configured physics, frame by frame.
+    /// `--demo`: on a terminal, the demo trace played in real time in the
+    /// `--monitor` view; elsewhere, or with `--frames`, its frame lines.
+    static func demo(_ options: CommandLineOptions) -> Int32 {
+        guard FileDescriptor.standardOutput.isTerminal, !options.frames else {
+            return replay(traceText: DemoTrace.text, origin: "the demo trace", options: options)
+        }
+        guard let configuration = loadConfiguration(options) else { return 1 }
+        do {
+            return DemoPlayback.play(try Trace.parse(DemoTrace.text), settings: configuration.scroll)
+        } catch {
+            Log.error("the demo trace: \(error)")
+            return 1
+        }
+    }
+
+    /// `--demo` off a terminal and `--replay`: a trace through the configured
+    /// physics, frame by frame.
     static func replay(traceText: String, origin: String, options: CommandLineOptions) -> Int32 {
         guard let configuration = loadConfiguration(options) else { return 1 }
         let trace: Trace
