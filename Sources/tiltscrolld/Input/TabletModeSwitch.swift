@@ -1,4 +1,4 @@
-import CEvdev
+import CLibevdev
 import Glibc
 
 /// An input device that reports `SW_TABLET_MODE` (intel-vbtn, intel-hid,
@@ -26,8 +26,9 @@ final class TabletModeSwitch {
         self.descriptor = descriptor
         self.deviceNode = deviceNode
         self.handle = handle
-        self.name = String(cString: cevdev_input_device_name(handle))
-        self.isTabletMode = cevdev_input_device_switch_state(handle, UInt32(SW_TABLET_MODE)) != 0
+        // Never NULL, though it may be empty (libevdev_get_name).
+        self.name = String(cString: libevdev_get_name(handle))
+        self.isTabletMode = TabletModeSwitch.switchState(handle)
     }
 
     deinit { close() }
@@ -89,15 +90,18 @@ final class TabletModeSwitch {
         } catch {
             throw openError(error, path: deviceNode)
         }
+        // libevdev reads the name, ids, capabilities and switch states; the
+        // descriptor stays ours.
         var handle: OpaquePointer?
-        let rc = cevdev_input_device_attach(descriptor.rawValue, &handle)
+        let rc = libevdev_new_from_fd(descriptor.rawValue, &handle)
         guard rc == 0, let handle else {
             descriptor.close()
             let code = rc < 0 ? Errno(rawValue: -rc) : .ioError
             throw openError(SystemError(code: code, operation: "read \(deviceNode)"), path: deviceNode)
         }
-        guard cevdev_input_device_has_switch(handle, UInt32(SW_TABLET_MODE)), !isScrollDevice(handle) else {
-            cevdev_input_device_detach(handle)
+        guard libevdev_has_event_code(handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) == 1, !isScrollDevice(handle)
+        else {
+            libevdev_free(handle)
             descriptor.close()
             return nil
         }
@@ -107,9 +111,9 @@ final class TabletModeSwitch {
     /// tiltscroll's own uinput device has no switches today; checking its ids
     /// keeps it from ever being taken for one, whatever it grows later.
     private static func isScrollDevice(_ handle: OpaquePointer) -> Bool {
-        cevdev_input_device_bustype(handle) == ScrollDevice.busType
-            && cevdev_input_device_vendor(handle) == ScrollDevice.vendorID
-            && cevdev_input_device_product(handle) == ScrollDevice.productID
+        libevdev_get_id_bustype(handle) == Int32(ScrollDevice.busType)
+            && libevdev_get_id_vendor(handle) == Int32(ScrollDevice.vendorID)
+            && libevdev_get_id_product(handle) == Int32(ScrollDevice.productID)
     }
 
     static func openError(_ error: SystemError, path: String) -> InputDeviceError {
@@ -129,12 +133,12 @@ final class TabletModeSwitch {
     /// the caller should then `close()` it and stop polling its descriptor.
     func drain() throws(InputDeviceError) -> Bool {
         guard let handle else { throw .deviceGone(path: deviceNode) }
-        let rc = cevdev_input_device_drain(handle)
-        if rc < 0 {
-            throw Self.openError(
-                SystemError(code: Errno(rawValue: -rc), operation: "read \(deviceNode)"), path: deviceNode)
+        do {
+            try readPendingEvents(handle)
+        } catch {
+            throw Self.openError(error, path: deviceNode)
         }
-        let now = cevdev_input_device_switch_state(handle, UInt32(SW_TABLET_MODE)) != 0
+        let now = TabletModeSwitch.switchState(handle)
         defer { isTabletMode = now }
         return now != isTabletMode
     }
@@ -142,8 +146,40 @@ final class TabletModeSwitch {
     /// Lets the device go. Safe to call more than once.
     func close() {
         guard let handle else { return }
-        cevdev_input_device_detach(handle)
+        libevdev_free(handle)
         descriptor.close()
         self.handle = nil
+    }
+
+    /// The last known state of `SW_TABLET_MODE`.
+    private static func switchState(_ handle: OpaquePointer) -> Bool {
+        libevdev_get_event_value(handle, UInt32(EV_SW), UInt32(SW_TABLET_MODE)) != 0
+    }
+
+    /// Reads every event pending on the non-blocking descriptor, so that
+    /// libevdev's view of the switch states is current. After `SYN_DROPPED`
+    /// (the kernel's buffer overflowed) libevdev says `SYNC` and replays the
+    /// state the kernel lost; those events are read in sync mode until it
+    /// says they are exhausted, then reading goes on normally. Throws the
+    /// errno of a failed read (`ENODEV`: unplugged).
+    private func readPendingEvents(_ handle: OpaquePointer) throws(SystemError) {
+        let success = Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue)
+        let sync = Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue)
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        var event = input_event()
+        while true {
+            let rc = libevdev_next_event(handle, flags, &event)
+            switch rc {
+            case sync: flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+            case success: continue
+            case -Errno.tryAgain.rawValue:
+                guard flags == LIBEVDEV_READ_FLAG_SYNC.rawValue else { return }
+                // The replay is over; events queued after it are read normally.
+                flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+            case -Errno.interrupted.rawValue: continue
+            default:
+                throw SystemError(code: rc < 0 ? Errno(rawValue: -rc) : .ioError, operation: "read \(deviceNode)")
+            }
+        }
     }
 }

@@ -11,6 +11,10 @@ struct Errno: RawRepresentable, Equatable, Hashable, Sendable, CustomStringConve
     /// The calling thread's `errno`, right after a call that failed.
     static var current: Errno { Errno(rawValue: errno) }
 
+    /// `errno`, or `fallback` when the failed call left it 0 (libraries
+    /// such as libudev do not always set it).
+    static func currentOr(_ fallback: Errno) -> Errno { errno != 0 ? .current : fallback }
+
     /// `EPERM`: the operation needs a privilege the process lacks.
     static var notPermitted: Errno { Errno(rawValue: EPERM) }
     /// `ENOENT`

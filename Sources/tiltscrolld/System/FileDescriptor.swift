@@ -111,6 +111,12 @@ struct FileDescriptor: Equatable, Hashable {
         _ = try retryingOnInterrupt("fchmod") { Glibc.fchmod(rawValue, permissions) }
     }
 
+    /// `fcntl(2)` `F_SETFL`: adds `O_NONBLOCK` to the descriptor's status flags.
+    func makeNonBlocking() throws(SystemError) {
+        let flags = try retryingOnInterrupt("fcntl F_GETFL") { fcntl(rawValue, F_GETFL) }
+        _ = try retryingOnInterrupt("fcntl F_SETFL") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+
     /// `isatty(3)`: whether a terminal is on the other end (a person reads it).
     var isTerminal: Bool { isatty(rawValue) == 1 }
 

@@ -51,22 +51,51 @@ struct DeviceEvent: Equatable {
 /// non-blocking, for the daemon's poll loop. ("Monitor" in tiltscrolld means
 /// the terminal view of `--monitor`, MonitorView.)
 final class HotplugListener {
+    private var udev: OpaquePointer?
     private var monitor: OpaquePointer?
     let descriptor: FileDescriptor
 
-    private init(monitor: OpaquePointer) {
+    private init(udev: OpaquePointer, monitor: OpaquePointer, descriptor: FileDescriptor) {
+        self.udev = udev
         self.monitor = monitor
-        descriptor = FileDescriptor(rawValue: ciio_monitor_fd(monitor))
+        self.descriptor = descriptor
     }
 
     deinit { close() }
 
+    /// Listens on the "udev" netlink group, filtered to the "iio" and
+    /// "input" subsystems: events after udevd has processed them (rules and
+    /// hwdb properties applied, device node created), not the kernel's own.
     static func open() throws(CaptureError) -> HotplugListener {
-        var error: Int32 = 0
-        guard let monitor = ciio_monitor_open(&error) else {
-            throw CaptureError(kind: .system, message: "could not watch udev for devices: \(Errno(rawValue: error))")
+        func failure(_ code: Errno) -> CaptureError {
+            CaptureError(kind: .system, message: "could not watch udev for devices: \(code)")
         }
-        return HotplugListener(monitor: monitor)
+        errno = 0
+        guard let udev = udev_new() else { throw failure(Errno.currentOr(.outOfMemory)) }
+        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+            let code = Errno.currentOr(.outOfMemory)
+            udev_unref(udev)
+            throw failure(code)
+        }
+        var status = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
+        if status >= 0 { status = udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil) }
+        if status >= 0 { status = udev_monitor_enable_receiving(monitor) }
+        let descriptor = FileDescriptor(rawValue: udev_monitor_get_fd(monitor))
+        if status >= 0 {
+            // libudev makes the socket non-blocking already; the loop must
+            // never block in a receive, so make sure of it.
+            do {
+                try descriptor.makeNonBlocking()
+            } catch {
+                status = -error.code.rawValue
+            }
+        }
+        guard status >= 0 else {
+            udev_monitor_unref(monitor)
+            udev_unref(udev)
+            throw failure(Errno(rawValue: -status))
+        }
+        return HotplugListener(udev: udev, monitor: monitor, descriptor: descriptor)
     }
 
     /// Hands every pending event to `handle`, oldest first, without blocking.
@@ -76,34 +105,28 @@ final class HotplugListener {
     func drain(_ handle: (DeviceEvent) -> Void) -> Bool {
         guard let monitor else { return false }
         var lost = false
-        withoutActuallyEscaping(handle) { handle in
-            var visitor = handle
-            while true {
-                let status = withUnsafeMutablePointer(to: &visitor) { context in
-                    ciio_monitor_receive(
-                        monitor,
-                        { event, context in
-                            guard let event = event?.pointee, let context,
-                                let syspath = event.syspath
-                            else { return }
-                            let deviceEvent = DeviceEvent(
-                                action: DeviceAction(event.action.map { String(cString: $0) } ?? ""),
-                                subsystem: event.subsystem.map { String(cString: $0) } ?? "",
-                                sysfsPath: String(cString: syspath),
-                                deviceNode: event.devnode.map { String(cString: $0) })
-                            context.assumingMemoryBound(to: ((DeviceEvent) -> Void).self).pointee(deviceEvent)
-                        }, context)
-                }
-                if status > 0 { continue }
-                if status == 0 { break }
-                if Errno(rawValue: -status) == .noBufferSpace {
+        while true {
+            errno = 0
+            guard let device = udev_monitor_receive_device(monitor) else {
+                // libudev returns NULL both for "nothing pending" and for errors.
+                let code = Errno.current
+                if code.rawValue == 0 || code == .tryAgain || code == .interrupted { break }
+                if code == .noBufferSpace {
                     lost = true
                     Log.warning("udev events were lost; devices will be looked up again")
                     continue
                 }
-                Log.warning("receiving a udev event failed: \(Errno(rawValue: -status))")
+                Log.warning("receiving a udev event failed: \(code)")
                 break
             }
+            defer { udev_device_unref(device) }
+            guard let syspath = udev_device_get_syspath(device) else { continue }
+            handle(
+                DeviceEvent(
+                    action: DeviceAction(udev_device_get_action(device).map { String(cString: $0) } ?? ""),
+                    subsystem: udev_device_get_subsystem(device).map { String(cString: $0) } ?? "",
+                    sysfsPath: String(cString: syspath),
+                    deviceNode: udev_device_get_devnode(device).map { String(cString: $0) }))
         }
         return lost
     }
@@ -111,7 +134,9 @@ final class HotplugListener {
     /// Stops watching. Safe to call more than once.
     func close() {
         guard let monitor else { return }
-        ciio_monitor_close(monitor)
+        udev_monitor_unref(monitor)
+        udev_unref(udev)
         self.monitor = nil
+        udev = nil
     }
 }

@@ -1,4 +1,5 @@
 import CIIO
+import Glibc
 
 /// What udev reports for one device of subsystem "iio", copied out of libudev.
 struct UdevDeviceRecord: Equatable {
@@ -23,52 +24,62 @@ struct UdevDeviceRecord: Equatable {
         self.location = location
     }
 
-    fileprivate init?(_ info: ciio_device_info) {
-        guard let syspath = info.syspath else { return nil }
+    /// The record of a libudev device (`struct udev_device`); nil without a syspath.
+    fileprivate init?(_ device: OpaquePointer) {
+        guard let syspath = udev_device_get_syspath(device) else { return nil }
         sysfsPath = String(cString: syspath)
-        sysName = info.sysname.map { String(cString: $0) } ?? ""
-        deviceNode = info.devnode.map { String(cString: $0) }
-        name = info.name.map { SysfsAttribute.trimmed(String(cString: $0)) }
-        mountMatrix = info.mount_matrix.map { String(cString: $0) }
-        location = info.location.map { String(cString: $0) }
+        sysName = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
+        deviceNode = udev_device_get_devnode(device).map { String(cString: $0) }
+        name = udev_device_get_sysattr_value(device, "name").map { SysfsAttribute.trimmed(String(cString: $0)) }
+        mountMatrix = udev_device_get_property_value(device, "ACCEL_MOUNT_MATRIX").map { String(cString: $0) }
+        location = udev_device_get_property_value(device, "ACCEL_LOCATION").map { String(cString: $0) }
     }
 }
 
-/// libudev's view of the IIO subsystem, through CIIO.
+/// libudev's view of the IIO subsystem. libudev reports failures through
+/// `errno` or a negative return; a call that fails without one is said to
+/// have run out of memory, the only other cause it has.
 enum UdevDevices {
-    /// Every device of subsystem "iio" (devices and triggers).
+    /// Every device of subsystem "iio" (devices and triggers), in libudev's
+    /// order (sorted by syspath).
     static func enumerateIIO() throws(CaptureError) -> [UdevDeviceRecord] {
-        var records: [UdevDeviceRecord] = []
-        let status = withUnsafeMutablePointer(to: &records) { pointer in
-            ciio_enumerate_iio(
-                { info, context in
-                    guard let info, let context,
-                        let record = UdevDeviceRecord(info.pointee)
-                    else { return }
-                    context.assumingMemoryBound(to: [UdevDeviceRecord].self).pointee.append(record)
-                }, pointer)
+        func failure(_ code: Errno) -> CaptureError {
+            CaptureError(kind: .system, message: "could not list IIO devices through udev: \(code)")
         }
-        guard status >= 0 else {
-            throw CaptureError(
-                kind: .system, message: "could not list IIO devices through udev: \(Errno(rawValue: -status))")
+        errno = 0
+        guard let udev = udev_new() else { throw failure(Errno.currentOr(.outOfMemory)) }
+        defer { udev_unref(udev) }
+        guard let enumerate = udev_enumerate_new(udev) else { throw failure(Errno.currentOr(.outOfMemory)) }
+        defer { udev_enumerate_unref(enumerate) }
+        var status = udev_enumerate_add_match_subsystem(enumerate, "iio")
+        if status >= 0 { status = udev_enumerate_scan_devices(enumerate) }
+        guard status >= 0 else { throw failure(Errno(rawValue: -status)) }
+
+        var records: [UdevDeviceRecord] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let current = entry {
+            entry = udev_list_entry_get_next(current)
+            // A device can vanish between the scan and this lookup (hotplug):
+            // skipping it is the truth, not an error.
+            guard let syspath = udev_list_entry_get_name(current),
+                let device = udev_device_new_from_syspath(udev, syspath)
+            else { continue }
+            defer { udev_device_unref(device) }
+            if let record = UdevDeviceRecord(device) { records.append(record) }
         }
         return records
     }
 
-    /// The device at `sysfsPath`, or a `.notFound` error when there is none.
+    /// The device at `sysfsPath` (any path that resolves to a device in
+    /// /sys, e.g. the /sys/bus/iio/devices/iio:deviceN link), or a
+    /// `.notFound` error when there is none.
     static func describe(sysfsPath: String) throws(CaptureError) -> UdevDeviceRecord {
-        var record: UdevDeviceRecord? = nil
-        let status = withUnsafeMutablePointer(to: &record) { pointer in
-            ciio_describe_device(
-                sysfsPath,
-                { info, context in
-                    guard let info, let context else { return }
-                    context.assumingMemoryBound(to: UdevDeviceRecord?.self).pointee = UdevDeviceRecord(info.pointee)
-                }, pointer)
-        }
-        guard status >= 0, let record else {
-            throw CaptureError(kind: .notFound, message: "no device at \(sysfsPath)")
-        }
+        let notFound = CaptureError(kind: .notFound, message: "no device at \(sysfsPath)")
+        guard let udev = udev_new() else { throw notFound }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_syspath(udev, sysfsPath) else { throw notFound }
+        defer { udev_device_unref(device) }
+        guard let record = UdevDeviceRecord(device) else { throw notFound }
         return record
     }
 }
