@@ -6,11 +6,8 @@ import Testing
 /// A record as small as one can be, to test what every record gets from
 /// `PersistedFile` (and to show what adding one takes).
 private struct Note: PersistedRecord, Equatable {
-    static let fileName = "note"
-    static let storage = StorageDirectory.state
-    static let name = "note"
-    static let sizeLimit = 32
-    static let permissions = FilePermissions.exactly(0o640)
+    static let file = RecordFile(
+        name: "note", storage: .state, kind: "note", sizeLimit: 32, permissions: .exactly(0o640))
 
     var text: String
 
@@ -94,9 +91,9 @@ private struct Note: PersistedRecord, Equatable {
 
     @Test func eachKindOfStateHasItsDirectory() {
         #expect(PersistedFile<CalibrationRecord>.standard.path.hasSuffix("/calibration"))
-        #expect(CalibrationRecord.storage == .state)
-        #expect(SettingsJournalRecord.storage == .runtime)
-        #expect(ProcessIDRecord.storage == .runtime)
+        #expect(CalibrationRecord.file.storage == .state)
+        #expect(SettingsJournalRecord.file.storage == .runtime)
+        #expect(ProcessIDRecord.file.storage == .runtime)
         #expect(StorageDirectory.state.defaultPath == "/var/lib/tiltscroll")
         #expect(StorageDirectory.runtime.defaultPath == "/run/tiltscroll")
     }

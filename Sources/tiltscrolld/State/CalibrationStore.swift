@@ -7,12 +7,10 @@ import ScrollPhysics
 typealias CalibrationStore = PersistedFile<CalibrationRecord>
 
 extension CalibrationRecord: PersistedRecord {
-    static let fileName = "calibration"
-    static let storage = StorageDirectory.state
-    static let name = "calibration"
     /// A calibration file is a few hundred bytes; anything much larger is not one.
-    static let sizeLimit = 4096
-    static let permissions = FilePermissions.masked(0o644)
+    static let file = RecordFile(
+        name: "calibration", storage: .state, kind: "calibration", sizeLimit: 4096,
+        permissions: .masked(0o644))
 
     func formatted() throws(RecordFormatError) -> String {
         if let problem = CalibrationFormat.problem(with: self) { throw problem }

@@ -12,10 +12,10 @@ struct PersistedFile<Record: PersistedRecord>: Equatable {
     init(path: String) { self.path = path }
 
     /// The record's file in `directory`.
-    init(directory: String) { path = directory + "/" + Record.fileName }
+    init(directory: String) { path = directory + "/" + Record.file.name }
 
     /// The record's file in its directory as the environment names it.
-    static var standard: PersistedFile { PersistedFile(directory: Record.storage.path) }
+    static var standard: PersistedFile { PersistedFile(directory: Record.file.storage.path) }
 
     /// The directory the file is in.
     var directory: String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
@@ -37,21 +37,21 @@ struct PersistedFile<Record: PersistedRecord>: Equatable {
     func load(parsing parse: (String) throws(RecordFormatError) -> Record) -> Loaded {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readSmallFile(path, limit: Record.sizeLimit)
+            bytes = try FileSystem.readSmallFile(path, limit: Record.file.sizeLimit)
         } catch  where error.code == .noSuchFileOrDirectory {
             return .missing
         } catch  where error.code == .fileTooLarge {
-            return .unusable("\(Record.name) \(path) is larger than \(Record.sizeLimit) bytes")
+            return .unusable("\(Record.file.kind) \(path) is larger than \(Record.file.sizeLimit) bytes")
         } catch {
-            return .unusable("cannot read the \(Record.name): \(error)")
+            return .unusable("cannot read the \(Record.file.kind): \(error)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .unusable("\(Record.name) \(path) is not text")
+            return .unusable("\(Record.file.kind) \(path) is not text")
         }
         do {
             return .loaded(try parse(text))
         } catch {
-            return .unusable("\(Record.name) \(path): \(error)")
+            return .unusable("\(Record.file.kind) \(path): \(error)")
         }
     }
 
@@ -65,8 +65,8 @@ struct PersistedFile<Record: PersistedRecord>: Equatable {
         } catch {
             throw SystemError(code: .invalidArgument, operation: "write \(path): \(error)")
         }
-        try FileSystem.makeDirectory(directory, permissions: Record.storage.permissions)
-        try FileSystem.replace(path, with: Array(text.utf8), permissions: Record.permissions)
+        try FileSystem.makeDirectory(directory, permissions: Record.file.storage.permissions)
+        try FileSystem.replace(path, with: Array(text.utf8), permissions: Record.file.permissions)
     }
 
     /// Removes the file; one that is already gone is success.

@@ -112,12 +112,10 @@ struct PidFile: Equatable {
 
 /// The content of the PID file: the process ID in decimal and a newline.
 struct ProcessIDRecord: PersistedRecord, Equatable {
-    static let fileName = "tiltscrolld.pid"
-    static let storage = StorageDirectory.runtime
-    static let name = "PID file"
-    static let sizeLimit = 64
     /// Readable by everyone whatever the umask: the client runs as any user.
-    static let permissions = FilePermissions.exactly(0o644)
+    static let file = RecordFile(
+        name: "tiltscrolld.pid", storage: .runtime, kind: "PID file", sizeLimit: 64,
+        permissions: .exactly(0o644))
 
     var pid: Int32
 

@@ -28,12 +28,10 @@
 /// `unbind`. A file with any line that does not fit is not used at all: half
 /// of a journal would leave a device in a state nobody chose.
 struct SettingsJournalRecord: PersistedRecord, Equatable {
-    static let fileName = "settings-journal"
-    static let storage = StorageDirectory.runtime
-    static let name = "settings journal"
     /// A journal holds a handful of lines; anything much larger is not one.
-    static let sizeLimit = 16384
-    static let permissions = FilePermissions.masked(0o600)
+    static let file = RecordFile(
+        name: "settings-journal", storage: .runtime, kind: "settings journal", sizeLimit: 16384,
+        permissions: .masked(0o600))
     static let version = 1
     /// Where every device, and so every attribute a capture changes, lives.
     static let sysfsDevices = "/sys/devices"
