@@ -46,6 +46,9 @@ final class PrivateSystemBus {
         try directory.write("bus.conf", configuration)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--nofork", "--nopidfile", "--config-file=\(directory.path)/bus.conf"]
+        // dbus-daemon tells systemd READY=1 where NOTIFY_SOCKET points, and
+        // the notifier's tests point it at their listener.
+        process.environment = PrivateSystemBus.childEnvironment
         // Its complaints (fd limits in a container, reply limits reached on purpose) are no test output.
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
@@ -53,6 +56,15 @@ final class PrivateSystemBus {
         while !FileManager.default.fileExists(atPath: directory.path + "/bus") {
             guard Date() < deadline, process.isRunning else { throw BusError.system(-ETIMEDOUT, "start dbus-daemon") }
             usleep(10_000)
+        }
+    }
+
+    /// The test's environment without what makes a systemd-aware program
+    /// report to a notify socket: the notifier's tests point NOTIFY_SOCKET at
+    /// their listener, and dbus-daemon (READY=1) and busctl (ERRNO=) report.
+    static var childEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            !["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"].contains($0.key)
         }
     }
 
@@ -94,6 +106,7 @@ enum BusPump {
         let pipe = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
         process.arguments = ["--address=\(bus.address)"] + arguments
+        process.environment = PrivateSystemBus.childEnvironment
         process.standardOutput = pipe
         process.standardError = pipe
         guard (try? process.run()) != nil else {

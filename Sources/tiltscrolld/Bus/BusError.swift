@@ -28,7 +28,7 @@ struct BusError: Error, Equatable, CustomStringConvertible {
 
     /// The error a libsystemd call returned as a negative errno, for `operation`.
     static func system(_ result: Int32, _ operation: String) -> BusError {
-        BusError(name: "System.Error.\(-result)", message: "\(operation): \(SystemError.message(for: -result))")
+        BusError(name: "System.Error.\(-result)", message: "\(operation): \(Errno(rawValue: -result).description)")
     }
 
     /// The error in an sd-bus error structure, when one is set.

@@ -139,7 +139,7 @@ final class BusService {
             sd_bus_emit_properties_changed_strv(bus, BusService.path, BusService.interface, $0.baseAddress)
         }
         connection.refreshWaitState()
-        if result < 0 { Log.debug("Cannot emit PropertiesChanged: \(SystemError.message(for: -result))") }
+        if result < 0 { Log.debug("Cannot emit PropertiesChanged: \(Errno(rawValue: -result).description)") }
     }
 
     // MARK: - The vtable
@@ -447,7 +447,7 @@ final class BusService {
         defer { sd_bus_error_free(&wire) }
         _ = error.fill(&wire)
         let result = sd_bus_reply_method_error(call, &wire)
-        if result < 0 { Log.debug("Cannot answer a call: \(SystemError.message(for: -result))") }
+        if result < 0 { Log.debug("Cannot answer a call: \(Errno(rawValue: -result).description)") }
     }
 
     // MARK: - The name
