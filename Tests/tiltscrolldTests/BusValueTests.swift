@@ -183,7 +183,7 @@ import Testing
     }
 
     @Test func aBadFileSaysWhereAndWhy() {
-        let cases: [(String, StateFileText.Problem)] = [
+        let cases: [(String, RecordFormatError)] = [
             (
                 "version=1\nenabled=maybe\nsensitivity=1\n",
                 .init(line: 2, message: "enabled must be yes or no, got 'maybe'")

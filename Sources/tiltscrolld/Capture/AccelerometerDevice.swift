@@ -52,3 +52,7 @@ struct AccelerometerDevice: Equatable {
 
     var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath) }
 }
+
+extension AccelerometerDevice: LifecycleSensor {
+    var unusableReason: String? { problem?.message }
+}

@@ -21,9 +21,9 @@ struct CaptureFailure: Equatable {
     /// The sentence for the log and the status line.
     var sentence: String {
         switch step {
-        case .capture: return "Cannot capture: \(message)"
+        case .capture: return "Cannot capture from \(message)"
         case .scrollDevice: return "Cannot create the scroll device: \(message)"
-        case .read: return "Cannot read: \(message)"
+        case .read: return "Cannot read from \(message)"
         }
     }
 }
@@ -56,6 +56,14 @@ struct RetryBackoff: Equatable {
     private(set) var summaries = 0
 
     var isFailing: Bool { failedAttempts > 0 }
+
+    /// A delay or a span for people: "1 s", "30 s", "12 min", "3 h".
+    static func format(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded())
+        if whole < 120 { return "\(whole) s" }
+        if whole < 7200 { return "\(whole / 60) min" }
+        return "\(whole / 3600) h"
+    }
 
     /// What a failed attempt makes the daemon say.
     enum Report: Equatable {

@@ -155,6 +155,9 @@ struct SensorLifecycle<Sensor: LifecycleSensor> {
     /// reports `samplesRead`.
     private(set) var awaitsSamples = false
     private var isStarting = true
+    /// Counts the changes of what the status and the bus show (state,
+    /// sensor, failure, wish), so the daemon compares one number per round.
+    private(set) var revision = 0
 
     init(activation: ActivationInputs, followsActivation: Bool, hasDeviceMonitor: Bool) {
         self.activation = activation
@@ -185,6 +188,8 @@ struct SensorLifecycle<Sensor: LifecycleSensor> {
     /// Applies `event` at `now`.
     mutating func handle(_ event: Event, at now: Double) -> (transition: Transition, report: Report?) {
         let before = state
+        let shown = (sensor, failure, activation)
+        defer { if state != before || shown != (sensor, failure, activation) { revision &+= 1 } }
         var report: Report? = nil
         switch event {
         case .enabledChanged(let on): activation.enabled = on

@@ -1,15 +1,7 @@
-/// The text of the small files the daemon keeps in its state directory:
-/// `key=value` lines a person can read, `#` comments and blank lines
-/// ignored, every key exactly once and no other.
-enum StateFileText {
-    /// Why a file cannot be used, with the line it is on (nil: the whole file).
-    struct Problem: Error, Equatable, CustomStringConvertible {
-        var line: Int?
-        var message: String
-
-        var description: String { line.map { "line \($0): \(message)" } ?? message }
-    }
-
+/// The text of the records the daemon keeps in its state directory (the
+/// calibration, the controls): `key=value` lines a person can read, `#`
+/// comments and blank lines ignored, every key exactly once and no other.
+enum KeyValueText {
     /// A value and the line it was on.
     struct Value: Equatable {
         var line: Int
@@ -17,7 +9,7 @@ enum StateFileText {
     }
 
     /// The value of each of `keys` in `text`.
-    static func values(in text: String, keys: [String]) throws(Problem) -> [String: Value] {
+    static func values(in text: String, keys: [String]) throws(RecordFormatError) -> [String: Value] {
         var values: [String: Value] = [:]
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -25,16 +17,16 @@ enum StateFileText {
             let line = trimmingSpaces(rawLine)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                throw Problem(line: lineNumber, message: "expected key=value, got '\(line)'")
+                throw RecordFormatError(line: lineNumber, message: "expected key=value, got '\(line)'")
             }
             let key = String(trimmingSpaces(line[..<equals]))
-            guard keys.contains(key) else { throw Problem(line: lineNumber, message: "unknown key '\(key)'") }
+            guard keys.contains(key) else { throw RecordFormatError(line: lineNumber, message: "unknown key '\(key)'") }
             if let first = values[key] {
-                throw Problem(line: lineNumber, message: "'\(key)' given twice (first on line \(first.line))")
+                throw RecordFormatError(line: lineNumber, message: "'\(key)' given twice (first on line \(first.line))")
             }
             values[key] = Value(line: lineNumber, text: trimmingSpaces(line[line.index(after: equals)...]))
         }
-        for key in keys where values[key] == nil { throw Problem(message: "'\(key)' is missing") }
+        for key in keys where values[key] == nil { throw RecordFormatError(message: "'\(key)' is missing") }
         return values
     }
 

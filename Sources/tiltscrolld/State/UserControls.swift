@@ -11,7 +11,6 @@ struct UserControls: Equatable {
 
     static let sensitivityRange = 0.25...4.0
     static let defaultSensitivity = 1.0
-    static let fileName = "controls"
 
     /// The controls of a first start: `Enabled` as `When=` implies, sensitivity 1.
     static func initial(for mode: ActivationMode) -> UserControls {
@@ -34,6 +33,25 @@ struct UserControls: Equatable {
     }
 }
 
+/// Kept in `controls` in the state directory; loading never stops the
+/// daemon (a missing file is a first start, a bad one is reported and the
+/// first start's controls are used).
+typealias UserControlsStore = PersistedFile<UserControls>
+
+extension UserControls: PersistedRecord {
+    static let file = RecordFile(
+        name: "controls", storage: .state, kind: "controls", sizeLimit: 1024, permissions: .masked(0o644))
+
+    func formatted() throws(RecordFormatError) -> String {
+        if let problem = UserControls.problem(withSensitivity: sensitivity) { throw RecordFormatError(message: problem) }
+        return UserControlsFormat.format(self)
+    }
+
+    static func parse(_ text: String) throws(RecordFormatError) -> UserControls {
+        try UserControlsFormat.parse(text)
+    }
+}
+
 /// The file's text:
 ///
 ///     # tiltscroll controls (tiltscrolld(8), FILES); written by tiltscrolld
@@ -45,7 +63,7 @@ enum UserControlsFormat {
     static let keys = ["version", "enabled", "sensitivity"]
 
     static func format(_ controls: UserControls) -> String {
-        StateFileText.render(
+        KeyValueText.render(
             comment: "tiltscroll controls (tiltscrolld(8), FILES); written by tiltscrolld",
             [
                 ("version", "\(version)"), ("enabled", controls.enabled ? "yes" : "no"),
@@ -53,8 +71,8 @@ enum UserControlsFormat {
             ])
     }
 
-    static func parse(_ text: String) throws(StateFileText.Problem) -> UserControls {
-        let values = try StateFileText.values(in: text, keys: keys)
+    static func parse(_ text: String) throws(RecordFormatError) -> UserControls {
+        let values = try KeyValueText.values(in: text, keys: keys)
         let version = values["version"]!
         let enabled = values["enabled"]!
         let sensitivity = values["sensitivity"]!
