@@ -2,10 +2,11 @@
 // messages at once, for Tests/service/real-systemd/guest-test and
 // Tests/service/bus-tests.
 //
-//   bus-load load [--writes N] [--calibrations M] [--in-flight K] [--first X] [--step S]
+//   bus-load load [--writes N] [--reads R] [--calibrations M] [--in-flight K] [--first X] [--step S]
 //       N writes of Sensitivity (the values X, X+S, X+2S, ...: distinct, so
-//       that each applied write shows as one PropertiesChanged) and M calls of
-//       Calibrate, interleaved, at most K unanswered at a time.
+//       that each applied write shows as one PropertiesChanged), R calls of
+//       Properties.GetAll and M calls of Calibrate, interleaved, at most K
+//       unanswered at a time.
 //   bus-load garbage [--huge BYTES]
 //       Messages the daemon must refuse: wrong signatures, unknown members,
 //       interfaces and properties, read-only writes, strings of BYTES bytes.
@@ -96,16 +97,30 @@ static sd_bus_message *new_call(sd_bus *bus, const char *interface, const char *
     return m;
 }
 
-static void load(sd_bus *bus, struct tally *t, unsigned writes, unsigned calibrations, unsigned in_flight,
-                 double first, double step) {
-    unsigned total = writes + calibrations;
-    for (unsigned i = 0, w = 0, c = 0; i < total; i++) {
-        // Interleave: a calibration after every writes/calibrations writes.
-        int calibrate = c < calibrations && (w >= writes || (unsigned long)c * total < (unsigned long)i * calibrations);
+// Whether the i-th of total messages is one of the `wanted` of a kind that
+// has had `done` so far: spread evenly.
+static int due(unsigned done, unsigned wanted, unsigned i, unsigned total) {
+    return done < wanted && (unsigned long)done * total <= (unsigned long)i * wanted;
+}
+
+static void load(sd_bus *bus, struct tally *t, unsigned writes, unsigned reads, unsigned calibrations,
+                 unsigned in_flight, double first, double step) {
+    unsigned total = writes + reads + calibrations;
+    for (unsigned i = 0, w = 0, r = 0, c = 0; i < total; i++) {
         sd_bus_message *m;
+        // The kind due by the even spread, else any kind with some left.
+        int calibrate = due(c, calibrations, i, total), read = !calibrate && due(r, reads, i, total);
+        if (!calibrate && !read && w >= writes) {
+            read = r < reads;
+            calibrate = !read;
+        }
         if (calibrate) {
             m = new_call(bus, INTERFACE, "Calibrate");
             c++;
+        } else if (read) {
+            m = new_call(bus, "org.freedesktop.DBus.Properties", "GetAll");
+            sd_bus_message_append(m, "s", INTERFACE);
+            r++;
         } else {
             m = new_call(bus, "org.freedesktop.DBus.Properties", "Set");
             sd_bus_message_append(m, "ssv", INTERFACE, "Sensitivity", "d", first + step * w);
@@ -160,11 +175,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *mode = argv[1];
-    unsigned writes = 100, calibrations = 0, in_flight = 8;
+    unsigned writes = 100, reads = 0, calibrations = 0, in_flight = 8;
     double first = 0.25, step = 0.001;
     size_t huge = 1 << 20;
     static const struct option options[] = {
         {"writes", required_argument, NULL, 'w'},    {"calibrations", required_argument, NULL, 'c'},
+        {"reads", required_argument, NULL, 'r'},
         {"in-flight", required_argument, NULL, 'k'}, {"first", required_argument, NULL, 'f'},
         {"step", required_argument, NULL, 's'},      {"huge", required_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -175,6 +191,7 @@ int main(int argc, char **argv) {
         switch (opt) {
         case 'w': writes = strtoul(optarg, NULL, 10); break;
         case 'c': calibrations = strtoul(optarg, NULL, 10); break;
+        case 'r': reads = strtoul(optarg, NULL, 10); break;
         case 'k': in_flight = strtoul(optarg, NULL, 10); break;
         case 'f': first = strtod(optarg, NULL); break;
         case 's': step = strtod(optarg, NULL); break;
@@ -192,7 +209,7 @@ int main(int argc, char **argv) {
     }
     struct tally t = {0};
     if (strcmp(mode, "load") == 0)
-        load(bus, &t, writes, calibrations, in_flight, first, step);
+        load(bus, &t, writes, reads, calibrations, in_flight, first, step);
     else if (strcmp(mode, "garbage") == 0)
         garbage(bus, &t, huge);
     else
