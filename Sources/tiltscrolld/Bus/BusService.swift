@@ -63,6 +63,11 @@ final class BusService {
     private var granted: [(message: OpaquePointer, caller: BusCaller)] = []
     /// The caller of the granted change the vtable is handling now.
     private var currentCaller: BusCaller?
+    /// The uids of callers asked before. The bus never gives a unique name to
+    /// a second connection while it runs, so an answer stays true for as
+    /// long as this connection does; bounded, forgotten when full.
+    private var uids: [String: UInt32] = [:]
+    static let uidCacheLimit = 256
 
     private init(connection: BusConnection, properties: PublishedProperties) {
         self.connection = connection
@@ -330,6 +335,10 @@ final class BusService {
             return 1
         }
         pending[id] = PendingChange(message: sd_bus_message_ref(message.pointer), action: action, sender: sender)
+        if let uid = uids[sender] {
+            identified(id, uid: uid)
+            return 1
+        }
         do throws(BusError) {
             try askWhoIs(sender, for: id)
         } catch let failure {
@@ -380,7 +389,7 @@ final class BusService {
 
     /// A reply to one of the daemon's calls: the caller's uid, or polkit's answer.
     private func received(_ reply: BusMessage) {
-        guard let cookie = reply.replyCookie, let id = calls.removeValue(forKey: cookie), var change = pending[id]
+        guard let cookie = reply.replyCookie, let id = calls.removeValue(forKey: cookie), let change = pending[id]
         else { return }
         guard let uid = change.uid else {
             if let error = reply.error {
@@ -389,17 +398,11 @@ final class BusService {
             }
             do throws(BusError) {
                 let uid = try reply.readUInt32()
-                change.uid = uid
-                pending[id] = change
-                let caller = BusCaller(sender: change.sender, uid: uid)
-                if uid == 0 {
-                    decide(id, .granted(caller))
-                } else {
-                    try askPolkit(change, caller: caller, for: id)
-                }
+                if uids.count >= BusService.uidCacheLimit { uids.removeAll(keepingCapacity: true) }
+                uids[change.sender] = uid
+                identified(id, uid: uid)
             } catch let failure {
-                let caller = BusCaller(sender: change.sender, uid: change.uid ?? UInt32.max)
-                decide(id, PolkitAnswer.verdict(callFailed: failure, action: change.action, caller: caller))
+                decide(id, PolkitAnswer.verdict(unknownCaller: change.sender, error: failure, action: change.action))
             }
             return
         }
@@ -416,6 +419,23 @@ final class BusService {
                 id,
                 PolkitAnswer.verdict(
                     authorized: authorized, challenge: challenge, action: change.action, caller: caller))
+        } catch let failure {
+            decide(id, PolkitAnswer.verdict(callFailed: failure, action: change.action, caller: caller))
+        }
+    }
+
+    /// The caller of change `id` runs as `uid`: root may, anyone else polkit decides.
+    private func identified(_ id: Int, uid: UInt32) {
+        guard var change = pending[id] else { return }
+        change.uid = uid
+        pending[id] = change
+        let caller = BusCaller(sender: change.sender, uid: uid)
+        if uid == 0 {
+            decide(id, .granted(caller))
+            return
+        }
+        do throws(BusError) {
+            try askPolkit(change, caller: caller, for: id)
         } catch let failure {
             decide(id, PolkitAnswer.verdict(callFailed: failure, action: change.action, caller: caller))
         }

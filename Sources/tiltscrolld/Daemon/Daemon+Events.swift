@@ -41,7 +41,7 @@ extension Daemon {
     func setEnabled(_ on: Bool, by who: String, now: Double) {
         guard on != controls.enabled else { return }
         controls.enabled = on
-        saveControls()
+        controlsChanged(now: now)
         Log.info("Scrolling switched \(on ? "on" : "off") (\(who))")
         step(.enabledChanged(on), now: now)
         reconcile(now: now)
@@ -52,7 +52,7 @@ extension Daemon {
     func setSensitivity(_ factor: Double, by who: String, now: Double) {
         guard factor != controls.sensitivity else { return }
         controls.sensitivity = factor
-        saveControls()
+        controlsChanged(now: now)
         engine.apply(controls.applied(to: configuration.scroll))
         // A slider sends many; they are not each worth a line of the journal.
         Log.debug("Sensitivity \(factor) (\(who))")

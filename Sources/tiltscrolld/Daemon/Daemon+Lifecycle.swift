@@ -160,8 +160,19 @@ extension Daemon {
         }
     }
 
-    func saveControls() {
+    /// Saves the controls now, or at the end of the interval since the last save.
+    func controlsChanged(now: Double) {
         guard sink.persistsState else { return }
+        if now - controlsSavedAt >= Daemon.controlsSaveInterval {
+            saveControls(now: now)
+        } else {
+            controlsSaveDue = controlsSavedAt + Daemon.controlsSaveInterval
+        }
+    }
+
+    func saveControls(now: Double) {
+        controlsSaveDue = nil
+        controlsSavedAt = now
         do {
             try controlsStore.save(controls)
             controlsSaveFailing = false

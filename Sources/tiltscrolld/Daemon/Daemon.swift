@@ -28,6 +28,13 @@ final class Daemon {
     let controlsStore: UserControlsStore
     /// Saving the controls failed; said once until a save works again.
     var controlsSaveFailing = false
+    /// The controls are saved at most once per `controlsSaveInterval`: a
+    /// desktop slider sends many changes, each not worth a file replaced and
+    /// synced (it cost more than the rest of the change). The first change
+    /// after a quiet interval is saved at once; later ones at `controlsSaveDue`.
+    var controlsSavedAt = -Double.infinity
+    var controlsSaveDue: Double?
+    static let controlsSaveInterval = 1.0
     let signals: SignalChannel
     var hotplug: HotplugListener?
     var switches: [TabletModeSwitch] = []
@@ -177,6 +184,7 @@ final class Daemon {
     func shutDown() {
         notifier.stopping()
         releaseSensor()
+        if controlsSaveDue != nil { saveControls(now: DaemonClock.now()) }
         bus?.close()
         bus = nil
         monitorView?.finish()
@@ -218,6 +226,7 @@ final class Daemon {
             if monitorView != nil { monitorView?.redrawIfDue(now: woke, snapshot: monitorSnapshot()) }
             reconcile(now: woke)
             publishIfChanged(now: woke)
+            if let due = controlsSaveDue, woke >= due { saveControls(now: woke) }
         }
         return true
     }
@@ -231,6 +240,7 @@ final class Daemon {
         }
         if let source, lifecycle.readsAllowed(at: now) { consider(source.nextReadTime(now: now)) }
         consider(lifecycle.nextDeadline)
+        consider(controlsSaveDue)
         consider(engine.nextFrameTime)
         consider(bus?.connection.deadline(now: now))
         consider(notifier.nextWatchdogPing)
