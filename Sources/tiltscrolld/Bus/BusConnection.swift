@@ -21,10 +21,12 @@ final class BusConnection {
     /// sd-bus's deadline, CLOCK_MONOTONIC microseconds; 0 for "now", max for none.
     private var timeoutMicroseconds = UInt64.max
 
-    /// Messages dispatched per `process()` at most, so that a flood of
-    /// calls cannot starve the sensor: the rest waits for the next round,
-    /// which then does not sleep (`deadline` is now).
+    /// Messages dispatched per `process()` at most, and the time it may
+    /// take, so that a flood of calls cannot starve the sensor, the output
+    /// clock or the watchdog: the rest waits for the next round, which then
+    /// does not sleep (`deadline` is now).
     static let messagesPerRound = 64
+    static let timePerRound = 0.005
 
     private init(bus: OpaquePointer) {
         self.bus = bus
@@ -92,18 +94,20 @@ final class BusConnection {
         return daemonNow + max(0, remaining)
     }
 
-    /// Dispatches what arrived, at most `messagesPerRound` messages. Throws
+    /// Dispatches what arrived, at most `messagesPerRound` messages or
+    /// `timePerRound` seconds (the message under way finishes). Throws
     /// when the connection is gone; the daemon then goes on without the bus.
     func process() throws(BusError) {
         guard let bus else { return }
         defer { refreshWaitState() }
+        let end = DaemonClock.now() + BusConnection.timePerRound
         for _ in 0..<BusConnection.messagesPerRound {
             let result = sd_bus_process(bus, nil)
             if result < 0 {
                 close()
                 throw BusError.system(result, "the system bus connection")
             }
-            if result == 0 { return }
+            if result == 0 || DaemonClock.now() >= end { return }
         }
     }
 

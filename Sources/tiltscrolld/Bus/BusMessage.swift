@@ -37,10 +37,15 @@ struct BusMessage {
     // MARK: - Reading
 
     func readString() throws(BusError) -> String {
+        String(cString: try readCString())
+    }
+
+    /// A string argument where the message holds it, valid while the message is.
+    func readCString() throws(BusError) -> UnsafePointer<CChar> {
         var value: UnsafePointer<CChar>? = nil
         try check(sd_bus_message_read_basic(pointer, Self.type("s"), &value), "read a string")
         guard let value else { throw BusError.system(-EBADMSG, "read a string") }
-        return String(cString: value)
+        return value
     }
 
     func readBool() throws(BusError) -> Bool {

@@ -183,7 +183,7 @@ final class BusService {
 
     private static let getCallback: sd_bus_property_get_t = { _, _, _, property, reply, userdata, error in
         guard let service = service(userdata), let property, let reply,
-            let which = BusProperty.named(String(cString: property))
+            let which = BusProperty.named(cString: property)
         else { return -ENOENT }
         do throws(BusError) {
             try service.append(which, to: BusMessage(reply))
@@ -195,7 +195,7 @@ final class BusService {
 
     private static let setCallback: sd_bus_property_set_t = { _, _, _, property, value, userdata, error in
         guard let service = service(userdata), let property, let value,
-            let which = BusProperty.named(String(cString: property))
+            let which = BusProperty.named(cString: property)
         else { return -ENOENT }
         do throws(BusError) {
             try service.set(which, from: BusMessage(value))
@@ -295,14 +295,16 @@ final class BusService {
     // MARK: - The authorization of changes
 
     /// The change a message asks for, or nil when it asks for none (reads,
-    /// introspection, unknown members: sd-bus answers those).
+    /// introspection, unknown members: sd-bus answers those). The arguments
+    /// are compared where sd-bus holds them, not copied: a caller may send
+    /// names of megabytes.
     private func action(of message: BusMessage) -> BusAction? {
         if message.isMethodCall(BusService.interface, "Calibrate") { return .calibrate }
         guard message.isMethodCall("org.freedesktop.DBus.Properties", "Set"),
-            let interface = try? message.readString(), interface == BusService.interface,
-            let member = try? message.readString()
+            let interface = try? message.readCString(), strcmp(interface, BusService.interface) == 0,
+            let member = try? message.readCString()
         else { return nil }
-        switch BusProperty.named(member) {
+        switch BusProperty.named(cString: member) {
         case .enabled?: return .switchScrolling
         case .sensitivity?: return .setSensitivity
         default: return nil

@@ -1,3 +1,4 @@
+import Glibc
 import ScrollPhysics
 
 /// The `State` property's name: what clients switch on. The quiet states of
@@ -148,8 +149,16 @@ enum BusProperty: CaseIterable, Equatable {
     /// Whether callers may write it (after the polkit check).
     var isWritable: Bool { self == .enabled || self == .sensitivity }
 
+    /// The member name as C sees it (the vtable's, `strcmp`'s).
+    var cName: UnsafePointer<CChar> { UnsafeRawPointer(member.utf8Start).assumingMemoryBound(to: CChar.self) }
+
     /// The property named `name`, if the interface has one.
     static func named(_ name: String) -> BusProperty? {
         allCases.first { $0.member.description == name }
+    }
+
+    /// The same for a name where sd-bus holds it, without copying it.
+    static func named(cString name: UnsafePointer<CChar>) -> BusProperty? {
+        allCases.first { strcmp($0.cName, name) == 0 }
     }
 }
