@@ -9,7 +9,11 @@
 # the intervals between the daemon's sample reads (perf record on the read
 # system call: in_accel_z_raw polled, /dev/iio:deviceN buffered). At the end
 # each stub hand's own count of samples and of samples late for its grid.
-# Lines "cost DEVICE HOLD ..." go to $RUN_DIR/results.
+# Lines "cost DEVICE HOLD ..." go to $RUN_DIR/results. Then, with no daemon,
+# TRACE seconds of each sensor held in a hand at the reading pose, recorded
+# by iio-record into $RUN_DIR/hand-DEVICE.trace: replayed on the host
+# (tiltscrolld --replay), they show how close a hand held still comes to the
+# dead zone.
 # tool: measures the cost of the streaming hand
 # timeout: 400
 set -eu
@@ -17,6 +21,7 @@ set -eu
 . "$HARNESS_DIR/lib.sh"
 
 WINDOW="${WINDOW:-10}"
+TRACE="${TRACE:-60}"
 TICKS="$(getconf CLK_TCK)"
 : >"$RUN_DIR/results"
 mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing ||
@@ -98,6 +103,18 @@ hid_start >/dev/null
 measure kxcjk kxcj91008 poll "$POSE_HANDS_DIR/kxcjk/pid"
 measure lis3dh lis3dh poll "$POSE_HANDS_DIR/lis3dh/pid"
 measure hid accel_3d buffer "$HID_PID_FILE"
+
+step "a hand held still at the reading pose, recorded ($TRACE s)"
+for device in kxcjk hid; do
+	if [ "$device" = hid ]; then iio=accel_3d; else iio=kxcj91008; fi
+	pose_hold "$device" hand
+	set_pose "$device" "$NEUTRAL"
+	# The HID sensor streams only while its buffer is in use: iio-record polls.
+	"$HELPERS_DIR/iio-record" --device "$iio" --describe "$iio held in a hand at $NEUTRAL degrees (lib/pose.sh)" \
+		--output "$RUN_DIR/hand-$device.trace" --rate 50 --duration "$TRACE" 2>"$RUN_DIR/hand-$device.trace.log" ||
+		fail "iio-record on $iio"
+	log "$device: $(grep -vc '^#' "$RUN_DIR/hand-$device.trace") samples in $RUN_DIR/hand-$device.trace"
+done
 
 step "the stub hands' own account"
 for device in kxcjk lis3dh; do
