@@ -41,7 +41,6 @@
 #include <linux/i2c-dev.h>
 #include <linux/i2c.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 
@@ -178,17 +177,8 @@ static void stream(const struct layout *l, struct hand *h, const char *dir, doub
 {
 	struct hand_control c;
 	hand_control_open(&c, dir);
-	struct sigaction sa = {.sa_handler = on_stop};
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	/* Delivered only inside ppoll(), so none arrives unseen just before it. */
-	sigset_t handled, unblocked;
-	sigemptyset(&handled);
-	sigaddset(&handled, SIGTERM);
-	sigaddset(&handled, SIGINT);
-	sigprocmask(SIG_BLOCK, &handled, &unblocked);
-	sigdelset(&unblocked, SIGTERM);
-	sigdelset(&unblocked, SIGINT);
+	sigset_t unblocked;
+	handle_signals_in_ppoll((const int[]){SIGTERM, SIGINT}, 2, on_stop, &unblocked);
 	printf("ready\n");
 	fflush(stdout);
 

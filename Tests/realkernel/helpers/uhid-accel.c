@@ -35,7 +35,6 @@
 #include <linux/input.h>
 #include <linux/uhid.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -123,18 +122,14 @@ struct sensor_state {
 static volatile sig_atomic_t stop_requested, pause_requested, resume_requested;
 static bool verbose;
 
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-static void on_pause_signal(int sig)
+static void on_signal(int sig)
 {
 	if (sig == SIGUSR1)
 		pause_requested = 1;
-	else
+	else if (sig == SIGUSR2)
 		resume_requested = 1;
+	else
+		stop_requested = 1;
 }
 
 static void uhid_write(int fd, const struct uhid_event *ev)
@@ -281,25 +276,8 @@ int main(int argc, char **argv)
 	struct hand_control control_channel;
 	hand_control_open(&control_channel, control);
 
-	/* No SA_RESTART: a signal interrupts ppoll() and the loop sees the flag. */
-	struct sigaction sa = {.sa_handler = on_stop_signal};
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	struct sigaction pause_sa = {.sa_handler = on_pause_signal};
-	sigaction(SIGUSR1, &pause_sa, NULL);
-	sigaction(SIGUSR2, &pause_sa, NULL);
-	/* Delivered only inside ppoll(), so none arrives unseen just before it. */
-	sigset_t handled, unblocked;
-	sigemptyset(&handled);
-	sigaddset(&handled, SIGTERM);
-	sigaddset(&handled, SIGINT);
-	sigaddset(&handled, SIGUSR1);
-	sigaddset(&handled, SIGUSR2);
-	sigprocmask(SIG_BLOCK, &handled, &unblocked);
-	sigdelset(&unblocked, SIGTERM);
-	sigdelset(&unblocked, SIGINT);
-	sigdelset(&unblocked, SIGUSR1);
-	sigdelset(&unblocked, SIGUSR2);
+	sigset_t unblocked;
+	handle_signals_in_ppoll((const int[]){SIGTERM, SIGINT, SIGUSR1, SIGUSR2}, 4, on_signal, &unblocked);
 
 	int fd = open("/dev/uhid", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
