@@ -27,7 +27,7 @@
 # Together at most 1.2 degrees off the pose in pitch: a hand held "still"
 # stays well inside the daemon's 4 degree dead zone.
 #
-# A stub chip's hand is helpers/hand (started by the first set_pose, RATE
+# A stub chip's hand is helpers/hand (started by the first set_pose, POSE_RATE
 # samples a second into the registers), the HID sensor hub's is
 # helpers/uhid-accel itself (hid_start; each report is a sample). Both take
 # commands on a FIFO and answer each one on another (hand.h): set_pose

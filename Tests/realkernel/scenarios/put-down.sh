@@ -7,9 +7,9 @@
 #     30 % of the mean rate): a steady hand is not a table.
 #   - Put down there, as on a stand (the same pose, now with only the
 #     sensor's noise): silence from 2 s after it came to rest, for 10 s.
-#   - Picked up, scrolling again, then put down flat on a table (the pose
-#     swings to face up in a few steps, then rests): silence from 2 s after
-#     it came to rest, for 10 s.
+#   - Picked up at the reading pose and tilted 12 away: scrolling again;
+#     then put down flat on a table (the pose swings to face up in a few
+#     steps, then rests): silence from 2 s after it came to rest, for 10 s.
 # Not in the suite until the daemon tells a table from a hand (today it
 # scrolls for as long as the device lies tilted).
 # tool: waits for issue 11 (the daemon does not tell a table from a hand yet)
@@ -74,11 +74,11 @@ step "put down there (on a stand): it stops"
 put_down kxcjk
 expect_rest "on a stand at $((NEUTRAL + TILT)) degrees" "$(now)"
 
-step "picked up, then put down flat on a table: it stops"
-pick_up kxcjk $((NEUTRAL + TILT))
-sleep 2
-read -r n _ < <(frames_window "$(fadd "$(now)" -1)" "$(now)")
-[ "$n" -gt 0 ] || fail "picked up again $TILT degrees away: no scrolling"
+step "picked up at the reading pose, tilted, then put down flat on a table: it stops"
+pick_up kxcjk "$NEUTRAL"
+sleep 1
+hold kxcjk $((NEUTRAL + TILT)) 2
+expect_scroll "picked up again, $TILT degrees away" - "$(fadd "$HOLD_FROM" 1)" "$HOLD_TO" >/dev/null
 for pitch in 55 70 85; do
 	set_pose kxcjk "$pitch"
 	sleep 0.1
