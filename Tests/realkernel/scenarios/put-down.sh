@@ -48,7 +48,11 @@ expect_rest() {
 	local what="$1" rested="$2" last
 	sleep "$(fadd "$REST_WITHIN" "$LIE")"
 	last="$(awk -v a="$(fadd "$rested" -5)" '$1 == "frame" && $2 >= a { t = $2 } END { print t }' "$FRAMES")"
-	log "$what: last frame ${last:+$(awk -v a="$last" -v b="$rested" 'BEGIN { printf "%.2f", a - b }') s after coming to rest}${last:-more than 5 s before}"
+	if [ -n "$last" ]; then
+		log "$what: last frame $(awk -v a="$last" -v b="$rested" 'BEGIN { printf "%.2f", a - b }') s after coming to rest"
+	else
+		log "$what: no frame from 5 s before coming to rest on"
+	fi
 	expect_silence "$what, from $REST_WITHIN s after coming to rest" "$(fadd "$rested" "$REST_WITHIN")" "$(now)"
 }
 
