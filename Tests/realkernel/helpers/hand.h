@@ -17,7 +17,7 @@
  *   hand   held: the target plus postural sway and physiological tremor
  *          (angles, below), plus the sensor's noise.
  *
- * The model of a hand (../../../shared/notes/intent-and-control.md, "Human
+ * The model of a hand (/work/shared/notes/intent-and-control.md, "Human
  * motion": postural sway below 1 Hz, "a degree or so"; tremor 8-12 Hz,
  * angular jitter "of the order of 0.05-0.2 degrees holding a tablet"; a
  * device on a table shows only the sensor's noise, "a few mg rms"):
