@@ -1,16 +1,20 @@
 # tiltscroll: build, test and install.
 #
-#   make deps     install the Debian packages the build and the tests need (uses sudo when not root)
-#   make run      build and run the daemon (or its demo where no accelerometer exists)
-#   make check    run every test: unit, umockdev integration, real kernel under QEMU
-#   make install  install into $(DESTDIR)$(PREFIX) (see the install section below)
+#   make deps       install the Debian packages building and running the daemon need (sudo when not root)
+#   make run        build and run the daemon (or its demo where no accelerometer exists)
+#   make test-deps  install those and every package the tests need besides
+#   make check      run every test: unit, umockdev integration, service, real kernel under QEMU
+#   make bench-deps install those and what Benchmarks/ needs besides
+#   make install    install into $(DESTDIR)$(PREFIX) (see the install section below)
+#
+# The packages are the rows of tools/deps.table (see tools/install-deps).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 BIN = .build/release/tiltscrolld
 
-.PHONY: all build release deps run check
+.PHONY: all build release deps test-deps bench-deps run check
 all: release
 
 build:
@@ -19,8 +23,16 @@ build:
 release:
 	$(SWIFT) build $(RELEASE_FLAGS)
 
+# The README's run command starts with this: what the build and the daemon need.
 deps:
-	tools/install-deps
+	tools/install-deps run
+
+# The README's test command (and .ci/run) starts with this: that and what every suite runs.
+test-deps:
+	tools/install-deps check
+
+bench-deps:
+	tools/install-deps bench
 
 # The README's run command: the daemon where an accelerometer exists, the demo elsewhere.
 run: release

@@ -49,4 +49,14 @@ import Testing
         activation.handle(.sensorAvailable(true))
         #expect(activation.handle(.modeChanged(.manual)).to == .off)
     }
+
+    @Test func namesEveryStateAndEventApartForTheLog() {
+        let states: [Activation.State] = [.off, .waitingForSensor, .active]
+        let events: [Activation.Event] =
+            [.tabletModeChanged(true), .tabletModeChanged(false), .tabletModeChanged(nil), .manualToggle]
+            + [.sensorAvailable(true), .sensorAvailable(false)] + ActivationMode.allCases.map { .modeChanged($0) }
+        #expect(Set(states.map(Activation.name)).count == states.count)
+        #expect(Set(events.map(Activation.name)).count == events.count)
+        #expect(Activation.name(.tabletModeChanged(nil)) == "tablet-mode-unknown")
+    }
 }

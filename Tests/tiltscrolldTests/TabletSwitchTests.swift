@@ -24,18 +24,21 @@ import Testing
 
     @Test func openingAVanishedNodeSaysTheDeviceIsGone() {
         let node = "/nonexistent/input/event7"
-        #expect(throws: OutputError.deviceGone(path: node)) { try TabletModeSwitch.open(deviceNode: node).get() }
+        #expect(throws: InputDeviceError.deviceGone(path: node)) { try TabletModeSwitch.open(deviceNode: node) }
     }
 
     @Test func openingAFileThatIsNoInputDeviceSaysSo() throws {
         let scratch = try ScratchDirectory()
         let path = try scratch.write("event3", Array("x".utf8))
-        #expect(throws: OutputError.notAnInputDevice(path: path)) { try TabletModeSwitch.open(deviceNode: path).get() }
+        #expect(throws: InputDeviceError.notAnInputDevice(path: path)) {
+            try TabletModeSwitch.open(deviceNode: path)
+        }
     }
 
     @Test func permissionProblemsSayWhatIsNeeded() {
-        let error = TabletModeSwitch.openError(SystemError(code: EACCES, operation: "open"), path: "/dev/input/event4")
-        #expect(error == .permissionDenied(path: "/dev/input/event4", access: OutputError.eventDeviceAccess))
+        let error = TabletModeSwitch.openError(
+            SystemError(code: .permissionDenied, operation: "open"), path: "/dev/input/event4")
+        #expect(error == .permissionDenied(path: "/dev/input/event4"))
         #expect(
             error.description.hasPrefix("permission denied opening /dev/input/event4: tiltscrolld needs read access"))
     }
@@ -56,7 +59,7 @@ final class FakeSwitchDevice {
         var created: OpaquePointer?
         let rc = libevdev_uinput_create_from_device(template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
         guard rc == 0, let created, let node = libevdev_uinput_get_devnode(created) else {
-            throw SystemError(code: -rc, operation: "create fake switch")
+            throw SystemError(code: Errno(rawValue: -rc), operation: "create fake switch")
         }
         handle = created
         self.node = String(cString: node)
@@ -75,7 +78,7 @@ struct TabletSwitchOnTheKernel {
     @Test func findsASwitchByCapabilityAndReadsItsState() throws {
         let fake = try FakeSwitchDevice(name: "Intel Virtual Switches", switches: [SW_TABLET_MODE, SW_DOCK])
         fake.set(SW_TABLET_MODE, 1)
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node).get())
+        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node))
         defer { found.close() }
         #expect(found.name == "Intel Virtual Switches")
         #expect(found.deviceNode == fake.node)
@@ -85,25 +88,25 @@ struct TabletSwitchOnTheKernel {
 
     @Test func aDeviceWithOtherSwitchesIsNotOne() throws {
         let lid = try FakeSwitchDevice(name: "Lid Switch", switches: [SW_LID])
-        #expect(try TabletModeSwitch.open(deviceNode: lid.node).get() == nil)
+        #expect(try TabletModeSwitch.open(deviceNode: lid.node) == nil)
         #expect(!TabletModeSwitch.scan().contains { $0.deviceNode == lid.node })
     }
 
     @Test func drainReportsChangesOnlyWhenTheStateChanges() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node).get())
+        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node))
         defer { found.close() }
         #expect(!found.isTabletMode)
-        #expect(try found.drain().get() == false)
+        #expect(try found.drain() == false)
         fake.set(SW_TABLET_MODE, 1)
-        #expect(try found.drain().get() == true)
+        #expect(try found.drain() == true)
         #expect(found.isTabletMode)
         fake.set(SW_TABLET_MODE, 1)  // the kernel drops a repeated state
-        #expect(try found.drain().get() == false)
+        #expect(try found.drain() == false)
         fake.set(SW_TABLET_MODE, 0)
         fake.set(SW_TABLET_MODE, 1)
         fake.set(SW_TABLET_MODE, 0)
-        #expect(try found.drain().get() == true)
+        #expect(try found.drain() == true)
         #expect(!found.isTabletMode)
     }
 
@@ -112,22 +115,22 @@ struct TabletSwitchOnTheKernel {
     /// the resync can tell that the machine is now a tablet.
     @Test func resyncsAfterDroppedEvents() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE, SW_DOCK])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node).get())
+        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node))
         defer { found.close() }
         fake.set(SW_TABLET_MODE, 1)
         for i in 0..<2000 { fake.set(SW_DOCK, Int32(1 - i % 2)) }
-        #expect(try found.drain().get() == true)
+        #expect(try found.drain() == true)
         #expect(found.isTabletMode)
     }
 
     @Test func anUnpluggedSwitchIsGone() throws {
         var fake: FakeSwitchDevice? = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake!.node).get())
+        let found = try #require(try TabletModeSwitch.open(deviceNode: fake!.node))
         defer { found.close() }
         fake = nil
-        #expect(throws: OutputError.deviceGone(path: found.deviceNode)) { try found.drain().get() }
+        #expect(throws: InputDeviceError.deviceGone(path: found.deviceNode)) { try found.drain() }
         found.close()
         found.close()
-        #expect(throws: OutputError.deviceGone(path: found.deviceNode)) { try found.drain().get() }
+        #expect(throws: InputDeviceError.deviceGone(path: found.deviceNode)) { try found.drain() }
     }
 }

@@ -58,11 +58,7 @@ enum BufferTrigger: Equatable, CustomStringConvertible {
     /// Looks at the device and the triggers in /sys/bus/iio/devices.
     static func find(for device: DeviceDirectory, deviceName: String, sysName: String) -> BufferTrigger {
         guard FileSystem.isDirectory(device.attributePath("trigger")) else { return .notNeeded }
-        let current: String
-        switch device.read("trigger/current_trigger") {
-        case .success(let text): current = text
-        case .failure: return .unavailable
-        }
+        guard let current = try? device.read("trigger/current_trigger") else { return .unavailable }
         return decide(
             currentTrigger: current, ownName: ownTriggerName(deviceName: deviceName, sysName: sysName),
             existingTriggers: existingTriggerNames())
@@ -70,13 +66,9 @@ enum BufferTrigger: Equatable, CustomStringConvertible {
 
     /// The `name` of every trigger the kernel has registered.
     static func existingTriggerNames() -> [String] {
-        guard case .success(let entries) = FileSystem.directoryEntries(iioDevicesDirectory) else { return [] }
-        var names: [String] = []
-        for entry in entries where entry.hasPrefix("trigger") {
-            if case .success(let name) = SysfsAttribute.read(iioDevicesDirectory + "/" + entry + "/name") {
-                names.append(name)
-            }
+        guard let entries = try? FileSystem.directoryEntries(iioDevicesDirectory) else { return [] }
+        return entries.filter { $0.hasPrefix("trigger") }.compactMap { entry in
+            try? SysfsAttribute.read(iioDevicesDirectory + "/" + entry + "/name")
         }
-        return names
     }
 }

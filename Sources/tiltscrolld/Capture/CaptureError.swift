@@ -1,5 +1,3 @@
-import Glibc
-
 /// Why finding, opening or reading an accelerometer failed, with a message a
 /// user can act on: it names the device, the path or attribute, and the cause.
 struct CaptureError: Error, Equatable, CustomStringConvertible {
@@ -30,12 +28,12 @@ struct CaptureError: Error, Equatable, CustomStringConvertible {
     static func system(_ error: SystemError, doing action: String) -> CaptureError {
         let kind: Kind
         switch error.code {
-        case EBUSY: kind = .busy
-        case ENODEV, ENOENT, ENXIO, EIO: kind = .deviceGone
-        case EACCES, EPERM, EROFS: kind = .permissionDenied
+        case .resourceBusy: kind = .busy
+        case .noSuchDevice, .noSuchFileOrDirectory, .noSuchDeviceOrAddress, .ioError: kind = .deviceGone
+        case .permissionDenied, .notPermitted, .readOnlyFileSystem: kind = .permissionDenied
         default: kind = .system
         }
-        var message = "\(action): \(SystemError.message(for: error.code))"
+        var message = "\(action): \(error.code)"
         if kind == .permissionDenied {
             message +=
                 " (run tiltscrolld as root; under systemd the unit must allow it: DeviceAllow=char-iio, "

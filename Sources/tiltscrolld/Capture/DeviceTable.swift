@@ -4,7 +4,7 @@
 /// `[Device] Name=` is marked with `*`.
 func renderDeviceTable(_ devices: [AccelerometerDevice]) -> String {
     guard !devices.isEmpty else { return "No accelerometer found.\n" }
-    let preferred = devices.firstIndex { $0.location == .display } ?? 0
+    let preferred = DeviceDiscovery.preferredIndex(among: devices)
     var lines: [String] = []
     for (index, device) in devices.enumerated() {
         if index > 0 { lines.append("") }

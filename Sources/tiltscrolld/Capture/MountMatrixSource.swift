@@ -41,36 +41,33 @@ struct ResolvedMountMatrix: Equatable {
     static func resolve(
         override: MountMatrix?, udevProperty: String?, sysfs: [(attribute: String, text: String)],
         devicePath: String
-    ) -> Result<ResolvedMountMatrix, CaptureError> {
+    ) throws(CaptureError) -> ResolvedMountMatrix {
         if let override {
-            return .success(ResolvedMountMatrix(matrix: override, source: .configuration))
+            return ResolvedMountMatrix(matrix: override, source: .configuration)
         }
         if let udevProperty {
             do {
-                return .success(
-                    ResolvedMountMatrix(matrix: try MountMatrix(parsing: udevProperty), source: .udevProperty))
+                return ResolvedMountMatrix(matrix: try MountMatrix(parsing: udevProperty), source: .udevProperty)
             } catch {
-                return .failure(
-                    CaptureError(
-                        kind: .invalidValue,
-                        message:
-                            "udev property ACCEL_MOUNT_MATRIX of \(devicePath): \(error); correct the hwdb entry or "
-                            + "udev rule that sets it, or override it with [Device] MountMatrix="))
+                throw CaptureError(
+                    kind: .invalidValue,
+                    message:
+                        "udev property ACCEL_MOUNT_MATRIX of \(devicePath): \(error); correct the hwdb entry or "
+                        + "udev rule that sets it, or override it with [Device] MountMatrix=")
             }
         }
         if let first = sysfs.first {
             do {
-                return .success(
-                    ResolvedMountMatrix(matrix: try MountMatrix(parsing: first.text), source: .sysfs(first.attribute)))
+                return ResolvedMountMatrix(
+                    matrix: try MountMatrix(parsing: first.text), source: .sysfs(first.attribute))
             } catch {
-                return .failure(
-                    CaptureError(
-                        kind: .invalidValue,
-                        message:
-                            "\(devicePath)/\(first.attribute): \(error); set ACCEL_MOUNT_MATRIX through hwdb or "
-                            + "[Device] MountMatrix= to override it"))
+                throw CaptureError(
+                    kind: .invalidValue,
+                    message:
+                        "\(devicePath)/\(first.attribute): \(error); set ACCEL_MOUNT_MATRIX through hwdb or "
+                        + "[Device] MountMatrix= to override it")
             }
         }
-        return .success(ResolvedMountMatrix(matrix: .identity, source: .identity))
+        return ResolvedMountMatrix(matrix: .identity, source: .identity)
     }
 }

@@ -7,35 +7,30 @@ enum SysfsAttribute {
     static let maximumSize = 4096
 
     /// The attribute's text without its trailing newline and spaces.
-    static func read(_ path: String) -> Result<String, SystemError> {
-        let descriptor: FileDescriptor
-        switch FileDescriptor.open(path, .readOnly) {
-        case .success(let opened): descriptor = opened
-        case .failure(let error): return .failure(error)
-        }
+    static func read(_ path: String) throws(SystemError) -> String {
+        let descriptor = try FileDescriptor.open(path, .readOnly)
         defer { descriptor.close() }
         var bytes = [UInt8](repeating: 0, count: maximumSize)
         let count: Int
-        switch bytes.withUnsafeMutableBytes({ descriptor.read(into: $0) }) {
-        case .success(let read): count = read
-        case .failure(let error): return .failure(SystemError(code: error.code, operation: "read \(path)"))
+        do {
+            count = try descriptor.read(into: &bytes)
+        } catch {
+            throw error.during("read \(path)")
         }
-        return .success(trimmed(String(decoding: bytes[..<count], as: UTF8.self)))
+        return trimmed(String(decoding: bytes[..<count], as: UTF8.self))
     }
 
     /// Writes `value` followed by a newline, as `echo value > path` would.
     /// The file is opened with `O_TRUNC` like a shell redirection: sysfs
     /// ignores it, and a plain file (a test tree) then holds exactly `value`.
-    static func write(_ path: String, _ value: String) -> Result<Void, SystemError> {
-        let descriptor: FileDescriptor
-        switch FileDescriptor.open(path, [.writeOnly, .truncate]) {
-        case .success(let opened): descriptor = opened
-        case .failure(let error): return .failure(error)
-        }
+    static func write(_ path: String, _ value: String) throws(SystemError) {
+        let descriptor = try FileDescriptor.open(path, [.writeOnly, .truncate])
         defer { descriptor.close() }
         let bytes = Array((value + "\n").utf8)
-        return bytes.withUnsafeBytes { descriptor.writeAttribute($0) }.mapError {
-            SystemError(code: $0.code, operation: "write '\(value)' to \(path)")
+        do {
+            try descriptor.writeAttribute(bytes)
+        } catch {
+            throw error.during("write '\(value)' to \(path)")
         }
     }
 
@@ -61,24 +56,24 @@ struct DeviceDirectory: Equatable {
     func has(_ name: String) -> Bool { FileSystem.exists(attributePath(name)) }
 
     /// The attribute's text, or a `CaptureError` naming its path.
-    func read(_ name: String) -> Result<String, CaptureError> {
-        SysfsAttribute.read(attributePath(name)).mapError {
-            CaptureError.system($0, doing: "read \(attributePath(name))")
+    func read(_ name: String) throws(CaptureError) -> String {
+        do {
+            return try SysfsAttribute.read(attributePath(name))
+        } catch {
+            throw .system(error, doing: "read \(attributePath(name))")
         }
     }
 
     /// The attribute's text, or nil when the device does not have it.
-    func readIfPresent(_ name: String) -> Result<String?, CaptureError> {
-        guard has(name) else { return .success(nil) }
-        return read(name).map { Optional($0) }
+    func readIfPresent(_ name: String) throws(CaptureError) -> String? {
+        guard has(name) else { return nil }
+        return try read(name)
     }
 
     /// The first of `names` the device has, with its text: how every
     /// "per-axis, else shared, else generic" attribute lookup is done.
-    func firstPresent(_ names: [String]) -> Result<(name: String, text: String)?, CaptureError> {
-        for name in names where has(name) {
-            return read(name).map { (name: name, text: $0) }
-        }
-        return .success(nil)
+    func firstPresent(_ names: [String]) throws(CaptureError) -> (name: String, text: String)? {
+        guard let name = names.first(where: has) else { return nil }
+        return (name: name, text: try read(name))
     }
 }

@@ -1,6 +1,7 @@
 /// Whether tilt scrolling is on, written out as a state machine (inputs,
 /// state, transitions) in the way libinput writes its own, so every change is
-/// explicit and logged with a name.
+/// explicit; the daemon logs each transition with the names of its states and
+/// event (`Daemon.handle(_:)`, at debug level).
 ///
 /// Scrolling is active when it is wanted (by `[Activation] When=` and the
 /// tablet-mode switch or the manual toggle) and a sensor is available. Only
@@ -79,6 +80,15 @@ struct Activation: Equatable {
         case .off: return "off"
         case .waitingForSensor: return "waiting-for-sensor"
         case .active: return "active"
+        }
+    }
+
+    static func name(_ event: Event) -> String {
+        switch event {
+        case .tabletModeChanged(let value): return "tablet-mode-\(value.map { $0 ? "on" : "off" } ?? "unknown")"
+        case .manualToggle: return "manual-toggle"
+        case .sensorAvailable(let value): return value ? "sensor-available" : "sensor-lost"
+        case .modeChanged(let value): return "when-\(value.rawValue)"
         }
     }
 }

@@ -3,6 +3,14 @@ import ScrollPhysics
 
 /// Signals, udev hotplug, tablet-mode switches and reloads.
 extension Daemon {
+    /// Feeds `event` to the activation state machine; a transition is logged
+    /// with its names (debug), as libinput logs its state machines.
+    func handle(_ event: Activation.Event) {
+        let (from, to) = activation.handle(event)
+        guard from != to else { return }
+        Log.debug("Activation: \(Activation.name(from)) -> \(Activation.name(to)) on \(Activation.name(event))")
+    }
+
     func handleSignals(now: Double) {
         signals.drain { signal in
             switch signal {
@@ -36,7 +44,7 @@ extension Daemon {
             Log.notice("Toggle ignored: it needs [Activation] When=manual (now \(activation.mode.rawValue))")
             return
         }
-        activation.handle(.manualToggle)
+        handle(.manualToggle)
         Log.info(activation.isWanted ? "Scrolling switched on" : "Scrolling switched off")
     }
 
@@ -45,19 +53,20 @@ extension Daemon {
     /// SIGHUP: read the configuration again; a bad file keeps the running one.
     func reload(now: Double) {
         notifier.reloading()
-        switch Configuration.load(path: configSource.path, required: configSource.required) {
-        case .failure(let error):
+        let new: Configuration
+        do {
+            new = try Configuration.load(path: configSource.path, required: configSource.required)
+        } catch {
             Log.error("Reload failed, keeping the running configuration: \(error)")
             // Shown by `systemctl status` until the state changes or a reload succeeds.
             lastStatus = "Configuration error, running with the previous one: \(error)"
             notifier.ready(status: lastStatus)
             return
-        case .success(let new):
-            apply(new, now: now)
-            Log.info("Reloaded \(configSource.path)")
-            lastStatus = statusLine()
-            notifier.ready(status: lastStatus)
         }
+        apply(new, now: now)
+        Log.info("Reloaded \(configSource.path)")
+        lastStatus = statusLine()
+        notifier.ready(status: lastStatus)
     }
 
     func apply(_ new: Configuration, now: Double) {
@@ -76,7 +85,7 @@ extension Daemon {
             releaseSensor()
         }
         if output != .monitor, new.activation.when != old.activation.when {
-            activation.handle(.modeChanged(new.activation.when))
+            handle(.modeChanged(new.activation.when))
             scanSwitchesIfNeeded()
         }
     }
@@ -84,9 +93,9 @@ extension Daemon {
     // MARK: - Hotplug
 
     func handleDeviceEvents(now: Double) {
-        guard let deviceMonitor else { return }
+        guard let hotplug else { return }
         var lookForSensor = false
-        let eventsLost = deviceMonitor.drain { event in
+        let eventsLost = hotplug.drain { event in
             switch event.subsystem {
             case "iio":
                 if let current = device, event.sysfsPath == current.sysfsPath {
@@ -127,7 +136,7 @@ extension Daemon {
         case .change:
             // hwdb or rules may have changed the mount matrix or location.
             guard
-                case .success(let updated) = DeviceDiscovery.describe(
+                let updated = try? DeviceDiscovery.describe(
                     sysfsPath: event.sysfsPath, matrixOverride: configuration.device.mountMatrix)
             else { return }
             if updated.mountMatrix != mountMatrix {
@@ -158,7 +167,7 @@ extension Daemon {
         guard wantsSwitches else {
             for sw in switches { sw.close() }
             switches.removeAll()
-            activation.handle(.tabletModeChanged(nil))
+            handle(.tabletModeChanged(nil))
             return
         }
         if switches.isEmpty {
@@ -176,7 +185,7 @@ extension Daemon {
         switch event.action {
         case .add:
             guard !switches.contains(where: { $0.deviceNode == node }),
-                case .success(let found?) = TabletModeSwitch.open(deviceNode: node)
+                let found = (try? TabletModeSwitch.open(deviceNode: node)) ?? nil
             else { return }
             Log.info("Tablet-mode switch appeared: \(found.name) (\(node))")
             switches.append(found)
@@ -199,9 +208,9 @@ extension Daemon {
         var changed = false
         var gone: [Int] = []
         for (index, sw) in switches.enumerated() where poller.isReadable(sw.descriptor) {
-            switch sw.drain() {
-            case .success(let didChange): changed = changed || didChange
-            case .failure:
+            do {
+                changed = try sw.drain() || changed
+            } catch {
                 gone.append(index)
             }
         }
@@ -216,7 +225,7 @@ extension Daemon {
     func updateTabletMode() {
         let state: Bool? = switches.isEmpty ? nil : switches.contains { $0.isTabletMode }
         guard state != activation.tabletMode else { return }
-        activation.handle(.tabletModeChanged(state))
+        handle(.tabletModeChanged(state))
         if let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
     }
 }

@@ -4,10 +4,10 @@ import ScrollPhysics
 /// Choosing, opening and letting go of the accelerometer and the uinput device.
 extension Daemon {
     /// Discovery plus `[Device] Name=`: the sensor to use, or why there is none.
-    func chooseDevice() -> Result<AccelerometerDevice, CaptureError> {
-        DeviceDiscovery.enumerate(matrixOverride: configuration.device.mountMatrix).flatMap {
-            DeviceDiscovery.choose(from: $0, name: configuration.device.name)
-        }
+    func chooseDevice() throws(CaptureError) -> AccelerometerDevice {
+        try DeviceDiscovery.choose(
+            from: DeviceDiscovery.enumerate(matrixOverride: configuration.device.mountMatrix),
+            name: configuration.device.name)
     }
 
     func adopt(_ chosen: AccelerometerDevice) {
@@ -33,11 +33,11 @@ extension Daemon {
     /// Opens the capture and the uinput device and sets the neutral pose.
     func acquire(now: Double) {
         if device == nil {
-            switch chooseDevice() {
-            case .success(let chosen): adopt(chosen)
-            case .failure(let error):
+            do {
+                adopt(try chooseDevice())
+            } catch {
                 Log.debug("No accelerometer yet: \(error.message)")
-                if deviceMonitor == nil { reacquireAt = now + Daemon.rescanWithoutMonitor }
+                if hotplug == nil { reacquireAt = now + Daemon.rescanWithoutHotplug }
                 return
             }
         }
@@ -48,12 +48,11 @@ extension Daemon {
         }
 
         let opened: SampleSource
-        switch Capture.open(
-            device, mode: configuration.device.mode, rate: configuration.device.sampleRate,
-            journalFile: settingsJournalFile)
-        {
-        case .success(let capture): opened = capture
-        case .failure(let error):
+        do {
+            opened = try Capture.open(
+                device, mode: configuration.device.mode, rate: configuration.device.sampleRate,
+                journalFile: settingsJournalFile)
+        } catch {
             if isStarting, error.kind == .permissionDenied {
                 startupFailure = "Cannot capture from \(device.name): \(error.message)"
                 return
@@ -64,9 +63,9 @@ extension Daemon {
         }
 
         if output == .uinput, scrollDevice == nil {
-            switch ScrollDevice.create(horizontal: configuration.scroll.horizontal) {
-            case .success(let created): scrollDevice = created
-            case .failure(let error):
+            do {
+                scrollDevice = try ScrollDevice.create(horizontal: configuration.scroll.horizontal)
+            } catch {
                 opened.release()
                 if isStarting {
                     startupFailure = "Cannot create the scroll device: \(error)"
@@ -88,7 +87,7 @@ extension Daemon {
         } else {
             engine.recalibrate(at: now)
         }
-        activation.handle(.sensorAvailable(true))
+        handle(.sensorAvailable(true))
         let node = scrollDevice?.deviceNode.map { " as \($0)" } ?? ""
         Log.info("Scrolling with \(device.name) (\(opened.mode.rawValue) capture)\(node)")
     }
@@ -103,7 +102,7 @@ extension Daemon {
         scrollDevice?.destroy()
         scrollDevice = nil
         emitFailing = false
-        activation.handle(.sensorAvailable(false))
+        handle(.sensorAvailable(false))
     }
 
     /// The sensor failed (unbound, unplugged, unreadable): stop, and wait for it.
@@ -112,12 +111,12 @@ extension Daemon {
         let path = device?.sysfsPath
         releaseSensor()
         device = nil
-        if let path, access(path, F_OK) == 0 {
+        if let path, FileSystem.exists(path) {
             Log.warning("Lost \(name): \(error.message); retrying in \(Int(reacquireDelay)) s")
             scheduleReacquire(now: now)
         } else {
             Log.warning("Lost \(name): \(error.message); waiting for it to return")
-            if deviceMonitor == nil { reacquireAt = now + Daemon.rescanWithoutMonitor }
+            if hotplug == nil { reacquireAt = now + Daemon.rescanWithoutHotplug }
         }
     }
 
@@ -134,9 +133,11 @@ extension Daemon {
 
     func saveNeutral(_ neutral: Vector3, for device: AccelerometerDevice) {
         let record = CalibrationRecord(deviceName: device.name, devicePath: device.sysfsPath, neutral: neutral)
-        switch calibrationStore.save(record) {
-        case .success: Log.info("Saved the neutral pose to \(calibrationStore.path)")
-        case .failure(let error): Log.warning("Cannot save the neutral pose: \(error)")
+        do {
+            try calibrationStore.save(record)
+            Log.info("Saved the neutral pose to \(calibrationStore.path)")
+        } catch {
+            Log.warning("Cannot save the neutral pose: \(error)")
         }
     }
 

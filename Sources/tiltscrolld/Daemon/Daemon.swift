@@ -27,7 +27,7 @@ final class Daemon {
     var engine: ScrollEngine
     var activation: Activation
     let signals: SignalChannel
-    var deviceMonitor: DeviceMonitor?
+    var hotplug: HotplugListener?
     var switches: [TabletModeSwitch] = []
 
     /// The accelerometer chosen, while one is known.
@@ -46,8 +46,8 @@ final class Daemon {
     var reacquireDelay = Daemon.firstRetryDelay
     static let firstRetryDelay = 1.0
     static let longestRetryDelay = 30.0
-    /// Without a udev monitor nothing announces a returning sensor; look again this often.
-    static let rescanWithoutMonitor = 5.0
+    /// Without hotplug events nothing announces a returning sensor; look again this often.
+    static let rescanWithoutHotplug = 5.0
 
     var notifier: ServiceNotifier
     let calibrationStore: CalibrationStore
@@ -90,7 +90,7 @@ final class Daemon {
         // The monitor shows the sensor whatever the activation says.
         self.activation = Activation(mode: output == .monitor ? .always : configuration.activation.when)
         self.notifier = ServiceNotifier(now: now)
-        self.calibrationStore = CalibrationStore.fromEnvironment()
+        self.calibrationStore = CalibrationStore.standard
         self.startTime = now
     }
 
@@ -100,27 +100,26 @@ final class Daemon {
     /// until SIGTERM or SIGINT. Returns the process exit status.
     func run() -> Int32 {
         let now = DaemonClock.now()
-        switch chooseDevice() {
-        case .failure(let error):
+        do {
+            adopt(try chooseDevice())
+        } catch {
             Log.error(error.message)
             return 1
-        case .success(let chosen):
-            adopt(chosen)
         }
         if output != .monitor, let chosen = device {
             savedNeutral = loadSavedNeutral(for: chosen)
         }
-        switch DeviceMonitor.open() {
-        case .success(let monitor): deviceMonitor = monitor
-        case .failure(let error):
+        do {
+            hotplug = try HotplugListener.open()
+        } catch {
             Log.warning(
-                "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Daemon.rescanWithoutMonitor)) s instead"
+                "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Daemon.rescanWithoutHotplug)) s instead"
             )
         }
         scanSwitchesIfNeeded()
         if output == .uinput {
-            switch PidFile.create() {
-            case .success(let file):
+            do {
+                let file = try PidFile.create()
                 pidFile = file
                 // No other daemon runs, so a journal in the runtime directory
                 // is a dead one's: put its settings back before capturing,
@@ -128,12 +127,13 @@ final class Daemon {
                 let journalFile = SettingsJournalFile(directory: file.directory)
                 SettingsJournal.restoreLeftovers(from: journalFile)
                 settingsJournalFile = journalFile
-            case .failure(.alreadyRunning(let pid, let path)):
+            } catch .alreadyRunning(let pid, let path) {
                 // Two daemons would scroll twice as far.
                 Log.error("Another tiltscrolld is already running (PID \(pid), \(path)); stop it first")
                 shutDown()
                 return 1
-            case .failure(let error): Log.debug("No PID file: \(error)")
+            } catch {
+                Log.debug("No PID file: \(error)")
             }
         }
         if output == .monitor {
@@ -163,7 +163,7 @@ final class Daemon {
         notifier.stopping()
         releaseSensor()
         monitorView?.finish()
-        deviceMonitor?.close()
+        hotplug?.close()
         for sw in switches { sw.close() }
         switches.removeAll()
         pidFile?.remove()
@@ -178,18 +178,20 @@ final class Daemon {
             let now = DaemonClock.now()
             poller.reset()
             let signalSlot = poller.watch(signals.descriptor)
-            let monitorSlot = deviceMonitor.map { poller.watch($0.descriptor) }
+            let hotplugSlot = hotplug.map { poller.watch($0.descriptor) }
             for sw in switches { poller.watch(sw.descriptor) }
             let sourceSlot = source?.pollDescriptor.map { poller.watch($0) }
 
-            if case .failure(let error) = poller.wait(until: nextDeadline(now: now), now: now) {
+            do {
+                try poller.wait(until: nextDeadline(now: now), now: now)
+            } catch {
                 Log.error("\(error); stopping")
                 return false
             }
             let woke = DaemonClock.now()
 
             if poller.isReadable(signalSlot) { handleSignals(now: woke) }
-            if let monitorSlot, poller.isReadable(monitorSlot) { handleDeviceEvents(now: woke) }
+            if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
             handleSwitches()
             captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
             emitDueFrame(now: woke)
@@ -231,16 +233,16 @@ final class Daemon {
             guard let due = source.nextReadTime(now: now), due <= now else { return }
         }
         let matrix = mountMatrix
-        let status = source.read(now: now) { sample in
-            let corrected = matrix.apply(sample.acceleration)
-            lastRaw = sample.acceleration
-            lastCorrected = corrected
-            engine.feed(corrected, at: sample.time)
-        }
-        switch status {
-        case .ok: break
-        case .retryLater(let until): holdReadsUntil = until
-        case .failed(let error): lose(error, now: now)
+        do {
+            let status = try source.read(now: now) { sample in
+                let corrected = matrix.apply(sample.acceleration)
+                lastRaw = sample.acceleration
+                lastCorrected = corrected
+                engine.feed(corrected, at: sample.time)
+            }
+            if case .retryLater(let until) = status { holdReadsUntil = until }
+        } catch {
+            lose(error, now: now)
         }
         if saveNeutralWhenSet, let neutral = engine.neutral, let device {
             saveNeutralWhenSet = false
@@ -254,13 +256,13 @@ final class Daemon {
         switch output {
         case .uinput:
             guard let scrollDevice else { return }
-            switch scrollDevice.emit(frame) {
-            case .success:
+            do {
+                try scrollDevice.emit(frame)
                 if emitFailing {
                     emitFailing = false
                     Log.info("Scroll events flow again")
                 }
-            case .failure(let error):
+            } catch {
                 if !emitFailing {
                     emitFailing = true
                     Log.warning("Cannot emit scroll events: \(error)")

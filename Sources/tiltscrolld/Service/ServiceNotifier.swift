@@ -39,11 +39,11 @@ struct ServiceNotifier {
     let isEnabled: Bool
     /// The watchdog timeout systemd enforces (`WatchdogSec=`), or nil when it does not.
     let watchdogInterval: Double?
-    /// Monotonic time (seconds) by which the next `WATCHDOG=1` is due, or nil
+    /// When (seconds on the daemon's clock) the next `WATCHDOG=1` is due, or nil
     /// without a watchdog. The loop's `poll()` must wake by then.
     private(set) var nextWatchdogPing: Double?
 
-    /// `now` is the monotonic time in seconds (`DaemonClock.now()`).
+    /// `now` is in seconds on the daemon's clock (`DaemonClock.now()`).
     init(environment: Environment = .current(), now: Double) {
         isEnabled = environment.notifySocket != nil
         // A watchdog without a socket to ping it through cannot be served.

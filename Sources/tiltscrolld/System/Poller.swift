@@ -21,7 +21,7 @@ struct Poller {
 
     /// Waits until a descriptor is ready or `deadline` (seconds on the daemon's
     /// clock) passes; nil waits without a timeout. EINTR counts as a wake-up.
-    mutating func wait(until deadline: Double?, now: Double) -> Result<Void, SystemError> {
+    mutating func wait(until deadline: Double?, now: Double) throws(SystemError) {
         let timeout: Int32
         if let deadline {
             // Round up so the loop never wakes a fraction of a millisecond
@@ -34,8 +34,7 @@ struct Poller {
         let result = entries.withUnsafeMutableBufferPointer { buffer in
             Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
         }
-        if result < 0 && errno != EINTR { return .failure(.current("poll")) }
-        return .success(())
+        if result < 0 && Errno.current != .interrupted { throw .current("poll") }
     }
 
     /// Whether `descriptor` was watched this round and has input, for

@@ -1,5 +1,3 @@
-import Glibc
-
 /// The settings journal on disk: the originals of the sysfs settings the
 /// running daemon changed, for the next daemon to put back when this one
 /// dies before it can (SIGKILL, a watchdog timeout, a crash). Without it the
@@ -29,22 +27,14 @@ import Glibc
 /// `current_timestamp_clock`), so it can never be made to write `remove` or
 /// `unbind`. A file with any line that does not fit is not used at all: half
 /// of a journal would leave a device in a state nobody chose.
-struct SettingsJournalFile: Equatable {
-    static let fileName = "settings-journal"
+struct SettingsJournalRecord: PersistedRecord, Equatable {
+    /// A journal holds a handful of lines; anything much larger is not one.
+    static let file = RecordFile(
+        name: "settings-journal", storage: .runtime, kind: "settings journal", sizeLimit: 16384,
+        permissions: .masked(0o600))
     static let version = 1
     /// Where every device, and so every attribute a capture changes, lives.
     static let sysfsDevices = "/sys/devices"
-    /// A journal holds a handful of lines; anything much larger is not one.
-    static let sizeLimit = 16384
-
-    let path: String
-
-    init(path: String) { self.path = path }
-
-    /// The journal in `directory` (the runtime directory of the PID file).
-    init(directory: String) { path = directory + "/" + SettingsJournalFile.fileName }
-
-    private var temporaryPath: String { path + ".tmp" }
 
     /// One recorded change: the attribute and the text it held before.
     struct Entry: Equatable {
@@ -52,87 +42,39 @@ struct SettingsJournalFile: Equatable {
         var original: String
     }
 
-    /// What `load` found.
-    enum LoadResult: Equatable {
-        /// No file: the previous daemon restored everything, or there was none.
-        case missing
-        case loaded([Entry])
-        /// The file exists but cannot be used; the message names it and says why.
-        case unusable(String)
+    /// The changes, oldest first.
+    var entries: [Entry]
+
+    func formatted() throws(RecordFormatError) -> String { try SettingsJournalRecord.format(entries) }
+
+    static func parse(_ text: String) throws(RecordFormatError) -> SettingsJournalRecord {
+        try parse(text, sysfsRoot: sysfsDevices)
     }
 
-    /// Reads the journal, accepting only attributes under `sysfsRoot`.
-    func load(sysfsRoot: String = SettingsJournalFile.sysfsDevices) -> LoadResult {
-        let bytes: [UInt8]
-        switch FileSystem.readSmallFile(path, limit: SettingsJournalFile.sizeLimit) {
-        case .success(let content): bytes = content
-        case .failure(let error) where error.code == ENOENT: return .missing
-        case .failure(let error) where error.code == EFBIG:
-            return .unusable("settings journal \(path) is larger than \(SettingsJournalFile.sizeLimit) bytes")
-        case .failure(let error): return .unusable("cannot read the settings journal: \(error)")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            return .unusable("settings journal \(path) is not text")
-        }
-        switch SettingsJournalFile.parse(text, sysfsRoot: sysfsRoot) {
-        case .success(let entries): return .loaded(entries)
-        case .failure(let problem): return .unusable("settings journal \(path): \(problem)")
-        }
-    }
-
-    /// Replaces the file with `entries`: written to a temporary file in the
-    /// same directory, synced and renamed over it, so a daemon killed at any
-    /// moment leaves either the old journal or the new one. (The directory
-    /// is not synced: on a tmpfs nothing outlives a power cut anyway.)
-    func save(_ entries: [Entry]) -> Result<Void, SystemError> {
-        let text: String
-        switch SettingsJournalFile.format(entries) {
-        case .success(let formatted): text = formatted
-        case .failure(let problem): return .failure(SystemError(code: EINVAL, operation: "write \(path): \(problem)"))
-        }
-        let temporary = temporaryPath
-        let bytes = Array(text.utf8)
-        let written = FileDescriptor.open(temporary, [.writeOnly, .create, .truncate, .noFollow], permissions: 0o600)
-            .flatMap { fd in
-                defer { fd.close() }
-                return bytes.withUnsafeBytes { fd.writeAll($0) }.flatMap { fd.synchronize() }
-                    .mapError { SystemError(code: $0.code, operation: "\($0.operation) \(temporary)") }
-            }
-            .flatMap { FileSystem.rename(temporary, to: path) }
-        if case .failure = written { _ = FileSystem.removeFile(temporary) }
-        return written
-    }
-
-    /// Removes the file; one that is already gone is success.
-    func remove() -> Result<Void, SystemError> {
-        switch FileSystem.removeFile(path) {
-        case .failure(let error) where error.code != ENOENT: return .failure(error)
-        default: return .success(())
-        }
+    static func parse(_ text: String, sysfsRoot: String) throws(RecordFormatError) -> SettingsJournalRecord {
+        SettingsJournalRecord(entries: try entries(in: text, sysfsRoot: sysfsRoot))
     }
 
     // MARK: - The format
 
     /// The file's content for `entries`, or why they cannot be written so
     /// that `parse` gives them back.
-    static func format(_ entries: [Entry]) -> Result<String, SettingsJournalFormatError> {
+    static func format(_ entries: [Entry]) throws(RecordFormatError) -> String {
         var text = "# tiltscroll settings journal (tiltscrolld(8), FILES); written by tiltscrolld\n"
         text += "version=\(version)\n"
         for entry in entries {
             if let problem = problemWithPath(entry.path) ?? problemWithValue(entry.original, of: entry.path) {
-                return .failure(SettingsJournalFormatError(message: problem))
+                throw RecordFormatError(message: problem)
             }
             text += entry.path + "=" + entry.original + "\n"
         }
-        return .success(text)
+        return text
     }
 
     /// The entries in `text`, oldest first, or the first problem found.
-    static func parse(_ text: String, sysfsRoot: String = sysfsDevices) -> Result<
-        [Entry], SettingsJournalFormatError
-    > {
+    static func entries(in text: String, sysfsRoot: String = sysfsDevices) throws(RecordFormatError) -> [Entry] {
         guard text.utf8.last == UInt8(ascii: "\n") else {
-            return .failure(SettingsJournalFormatError(message: "it does not end with a newline (cut short?)"))
+            throw RecordFormatError(message: "it does not end with a newline (cut short?)")
         }
         var entries: [Entry] = []
         var sawVersion = false
@@ -142,30 +84,29 @@ struct SettingsJournalFile: Equatable {
             lineNumber += 1
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                return .failure(.init(line: lineNumber, message: "expected PATH=VALUE, got '\(line)'"))
+                throw RecordFormatError(line: lineNumber, message: "expected PATH=VALUE, got '\(line)'")
             }
             let key = String(line[..<equals])
             let value = String(line[line.index(after: equals)...])
             guard sawVersion else {
                 guard key == "version" else {
-                    return .failure(.init(line: lineNumber, message: "expected version=\(version) first"))
+                    throw RecordFormatError(line: lineNumber, message: "expected version=\(version) first")
                 }
                 guard value == String(version) else {
-                    return .failure(
-                        .init(
-                            line: lineNumber,
-                            message: "version '\(value)' is not \(version) (another tiltscroll wrote it)"))
+                    throw RecordFormatError(
+                        line: lineNumber,
+                        message: "version '\(value)' is not \(version) (another tiltscroll wrote it)")
                 }
                 sawVersion = true
                 continue
             }
             if let problem = problemWithPath(key, under: sysfsRoot) ?? problemWithValue(value, of: key) {
-                return .failure(.init(line: lineNumber, message: problem))
+                throw RecordFormatError(line: lineNumber, message: problem)
             }
             entries.append(Entry(path: key, original: value))
         }
-        guard sawVersion else { return .failure(.init(message: "'version' is missing")) }
-        return .success(entries)
+        guard sawVersion else { throw RecordFormatError(message: "'version' is missing") }
+        return entries
     }
 
     /// Why `path` cannot be written to the file (`root` nil) or restored
@@ -206,11 +147,14 @@ struct SettingsJournalFile: Equatable {
     }
 }
 
-/// Why a settings journal cannot be used or written, with the line it is on
-/// (nil when it concerns the whole file).
-struct SettingsJournalFormatError: Error, Equatable, CustomStringConvertible {
-    var line: Int?
-    var message: String
+/// The journal file in the runtime directory.
+typealias SettingsJournalFile = PersistedFile<SettingsJournalRecord>
 
-    var description: String { line.map { "line \($0): \(message)" } ?? message }
+extension PersistedFile where Record == SettingsJournalRecord {
+    /// Reads the journal, accepting only attributes under `sysfsRoot`.
+    func load(sysfsRoot: String) -> Loaded {
+        load { (text) throws(RecordFormatError) in
+            try SettingsJournalRecord.parse(text, sysfsRoot: sysfsRoot)
+        }
+    }
 }

@@ -35,15 +35,6 @@ struct CalibrationRecord: Equatable {
     }
 }
 
-/// A reason a calibration file cannot be used, with the line it is on
-/// (nil when it concerns the whole file).
-struct CalibrationFormatError: Error, Equatable, CustomStringConvertible {
-    var line: Int?
-    var message: String
-
-    var description: String { line.map { "line \($0): \(message)" } ?? message }
-}
-
 /// The calibration file's text format. Line-based and readable, so a user can
 /// see what was saved:
 ///
@@ -77,15 +68,15 @@ enum CalibrationFormat {
     }
 
     /// Why `record` cannot be written so that it reads back the same, or nil.
-    static func problem(with record: CalibrationRecord) -> CalibrationFormatError? {
-        if let problem = problemWithName(record.deviceName) { return CalibrationFormatError(message: problem) }
-        if let problem = problemWithPath(record.devicePath) { return CalibrationFormatError(message: problem) }
-        if let problem = problemWithNeutral(record.neutral) { return CalibrationFormatError(message: problem) }
+    static func problem(with record: CalibrationRecord) -> RecordFormatError? {
+        if let problem = problemWithName(record.deviceName) { return RecordFormatError(message: problem) }
+        if let problem = problemWithPath(record.devicePath) { return RecordFormatError(message: problem) }
+        if let problem = problemWithNeutral(record.neutral) { return RecordFormatError(message: problem) }
         return nil
     }
 
     /// The record in `text`, or the first problem found.
-    static func parse(_ text: String) -> Result<CalibrationRecord, CalibrationFormatError> {
+    static func parse(_ text: String) throws(RecordFormatError) -> CalibrationRecord {
         var values: [String: (line: Int, value: Substring)] = [:]
         let keys = ["version", "device-name", "device-path", "neutral"]
         var lineNumber = 0
@@ -94,52 +85,52 @@ enum CalibrationFormat {
             let line = trimmingSpaces(rawLine)
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                return .failure(.init(line: lineNumber, message: "expected key=value, got '\(line)'"))
+                throw RecordFormatError(line: lineNumber, message: "expected key=value, got '\(line)'")
             }
             let key = String(trimmingSpaces(line[..<equals]))
             let value = trimmingSpaces(line[line.index(after: equals)...])
             guard keys.contains(key) else {
-                return .failure(.init(line: lineNumber, message: "unknown key '\(key)'"))
+                throw RecordFormatError(line: lineNumber, message: "unknown key '\(key)'")
             }
             if let first = values[key] {
-                return .failure(.init(line: lineNumber, message: "'\(key)' given twice (first on line \(first.line))"))
+                throw RecordFormatError(
+                    line: lineNumber, message: "'\(key)' given twice (first on line \(first.line))")
             }
             values[key] = (lineNumber, value)
         }
         for key in keys where values[key] == nil {
-            return .failure(.init(message: "'\(key)' is missing"))
+            throw RecordFormatError(message: "'\(key)' is missing")
         }
         guard let version = values["version"], let name = values["device-name"], let path = values["device-path"],
             let neutral = values["neutral"]
-        else { return .failure(.init(message: "a key is missing")) }
+        else { throw RecordFormatError(message: "a key is missing") }
         guard DecimalNumber.parseInteger(version.value) == Int64(self.version) else {
-            return .failure(
-                .init(
-                    line: version.line,
-                    message: "version '\(version.value)' is not \(self.version) (another tiltscroll wrote it)")
-            )
+            throw RecordFormatError(
+                line: version.line,
+                message: "version '\(version.value)' is not \(self.version) (another tiltscroll wrote it)")
         }
         if let problem = problemWithName(String(name.value)) {
-            return .failure(.init(line: name.line, message: problem))
+            throw RecordFormatError(line: name.line, message: problem)
         }
         if let problem = problemWithPath(String(path.value)) {
-            return .failure(.init(line: path.line, message: problem))
+            throw RecordFormatError(line: path.line, message: problem)
         }
         let fields = neutral.value.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count == 3 else {
-            return .failure(.init(line: neutral.line, message: "neutral needs 3 numbers, got \(fields.count)"))
+            throw RecordFormatError(line: neutral.line, message: "neutral needs 3 numbers, got \(fields.count)")
         }
         var components: [Double] = []
         for field in fields {
             guard let value = DecimalNumber.parse(field) else {
-                return .failure(.init(line: neutral.line, message: "'\(field)' is not a finite decimal number"))
+                throw RecordFormatError(line: neutral.line, message: "'\(field)' is not a finite decimal number")
             }
             components.append(value)
         }
         let vector = Vector3(components[0], components[1], components[2])
-        if let problem = problemWithNeutral(vector) { return .failure(.init(line: neutral.line, message: problem)) }
-        return .success(
-            CalibrationRecord(deviceName: String(name.value), devicePath: String(path.value), neutral: vector))
+        if let problem = problemWithNeutral(vector) {
+            throw RecordFormatError(line: neutral.line, message: problem)
+        }
+        return CalibrationRecord(deviceName: String(name.value), devicePath: String(path.value), neutral: vector)
     }
 
     private static func problemWithName(_ name: String) -> String? {
