@@ -1,5 +1,5 @@
 #!/bin/bash
-# hand-cost: what the hands of lib/pose.sh cost under TCG (numbers, no
+# bench-hand: what the hands of lib/pose.sh cost under TCG (numbers, no
 # verdict). For kxcjk-1013 and lis3dh polled and the HID sensor hub
 # buffered, the daemon runs at its neutral pose held fixed (the stub chip's
 # hand idle, as the fixed register values of before) and then in a hand
