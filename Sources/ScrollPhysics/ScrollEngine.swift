@@ -6,7 +6,12 @@
 ///     -> exact integral -> hi-res accumulator -> frame on the output clock
 ///
 /// Pure: no I/O, no clock, no allocation after `init`. Time is passed in as
-/// seconds on one monotonic clock (CLOCK_MONOTONIC in the daemon).
+/// seconds on one monotonic clock (CLOCK_BOOTTIME in the daemon, so that a
+/// suspend counts as time passing).
+///
+/// Its parts, each with its own tests: the pose (`OrientationTracker`,
+/// `NeutralPose`, two `OneEuroFilter`s), the `GestureGuard`, the
+/// `DataFreshness`, one `AxisChannel` per wheel axis, and the `OutputClock`.
 ///
 /// How the daemon drives it:
 ///
@@ -27,13 +32,7 @@ public struct ScrollEngine: Sendable {
     public private(set) var settings: ScrollSettings
 
     // Derived from the settings.
-    private var curve: TransferCurve
-    private var horizontalCurve: TransferCurve
     private var limits: MotionLimits
-    private var framePeriod: Double
-    private var staleAfter: Double
-    private var gestureLimitDegrees: Double
-    private var gestureRearmDegrees: Double
 
     // Pose.
     private var tracker: OrientationTracker
@@ -45,36 +44,24 @@ public struct ScrollEngine: Sendable {
     private var pitchFilter: OneEuroFilter
     /// Runs only while horizontal scrolling is on; otherwise nothing needs a smoothed roll.
     private var rollFilter: OneEuroFilter
-    /// Sideways tilts inside this band keep the gesture armed; back inside
-    /// `rearmBand` re-arms it. Both around the neutral roll.
-    private var gestureBand = RollBand()
-    private var rearmBand = RollBand()
     private var lastGravity: Vector3?
-    private var gestureArmed = true
+    private var gesture = GestureGuard()
 
     // Motion and output.
-    private var vertical = AxisMotion()
-    private var horizontal = AxisMotion()
-    private var verticalOutput = HiResAccumulator()
-    private var horizontalOutput = HiResAccumulator()
-    private var verticalDistance = 0.0
-    private var horizontalDistance = 0.0
-
-    // Time.
+    private var vertical: AxisChannel
+    private var horizontal: AxisChannel
+    private var freshness: DataFreshness
+    @usableFromInline
+    var clock: OutputClock
     /// Motion has been integrated up to here.
     private var motionTime: Double?
-    /// The last sample with a usable time stamp, accepted or not.
-    private var lastSampleTime: Double?
-    private var lastAcceptedTime: Double?
-    private var isStale = true
-    private var scheduledFrame: Double?
     private var verdict = SampleVerdict.none
     private var lastMagnitudeG = 0.0
 
     /// A stale stop takes at most this long, whatever the speed (the promise is 250 ms).
     public static let staleStopSeconds = 0.2
     /// How long a run of rejected samples may last before the data counts as stale.
-    public static let rejectionHoldSeconds = 0.5
+    public static let rejectionHoldSeconds = DataFreshness.rejectionHoldSeconds
     /// Beyond this sideways tilt (75 degrees, by its sine) the device is
     /// near a pole of the user's frame, where forward tilt is undefined.
     static let poleRollSine = 0.9659258262890683
@@ -82,13 +69,12 @@ public struct ScrollEngine: Sendable {
     public init(settings: ScrollSettings) {
         let s = settings.sanitized()
         self.settings = s
-        curve = TransferCurve(deadZoneDegrees: 0, maxTiltDegrees: 1, exponent: 1, maxSpeed: 0)
-        horizontalCurve = curve
+        let placeholder = TransferCurve(deadZoneDegrees: 0, maxTiltDegrees: 1, exponent: 1, maxSpeed: 0)
+        vertical = AxisChannel(curve: placeholder)
+        horizontal = AxisChannel(curve: placeholder)
         limits = MotionLimits(acceleration: 1)
-        framePeriod = 1
-        staleAfter = 1
-        gestureLimitDegrees = 0
-        gestureRearmDegrees = 0
+        clock = OutputClock(period: 1)
+        freshness = DataFreshness(staleAfter: 1)
         tracker = OrientationTracker(setting: s.orientation)
         frameOrientation = tracker.orientation
         pitchFilter = OneEuroFilter(minCutoff: s.smoothingMinCutoff, beta: s.smoothingBeta)
@@ -97,34 +83,26 @@ public struct ScrollEngine: Sendable {
     }
 
     private mutating func derive(from s: ScrollSettings) {
-        curve = TransferCurve(
+        vertical.curve = TransferCurve(
             deadZoneDegrees: s.deadZoneDegrees, maxTiltDegrees: s.maxTiltDegrees, exponent: s.curve,
             maxSpeed: s.speed)
-        horizontalCurve = TransferCurve(
+        horizontal.curve = TransferCurve(
             deadZoneDegrees: s.horizontalDeadZoneDegrees, maxTiltDegrees: s.maxTiltDegrees, exponent: s.curve,
             maxSpeed: s.speed)
         limits = MotionLimits(settings: s)
-        framePeriod = 1 / s.outputRate
-        staleAfter = s.staleAfterSeconds
-        // A sideways tilt well past full speed is a rotation in progress, not a gesture.
-        gestureLimitDegrees = min(s.maxTiltDegrees + 10, 75)
-        gestureRearmDegrees = max(s.deadZoneDegrees, s.horizontalDeadZoneDegrees)
+        clock.period = 1 / s.outputRate
+        freshness.staleAfter = s.staleAfterSeconds
+        gesture.configure(for: s)
         pitchFilter.minCutoff = s.smoothingMinCutoff
         pitchFilter.beta = s.smoothingBeta
         rollFilter.minCutoff = s.smoothingMinCutoff
         rollFilter.beta = s.smoothingBeta
         if !s.horizontal { rollFilter.clear() }
-        refreshRollBands()
     }
 
     private mutating func setNeutralAngles(_ angles: PoseAngles) {
         neutralAngles = angles
-        refreshRollBands()
-    }
-
-    private mutating func refreshRollBands() {
-        gestureBand = RollBand(center: neutralAngles.roll, halfWidth: gestureLimitDegrees)
-        rearmBand = RollBand(center: neutralAngles.roll, halfWidth: gestureRearmDegrees)
+        gesture.recentre(neutralRoll: angles.roll)
     }
 
     /// The roll the horizontal curve and the readout see. It reads three
@@ -152,8 +130,8 @@ public struct ScrollEngine: Sendable {
         let s = newSettings.sanitized()
         settings = s
         derive(from: s)
-        refreshStaleDeadline()
-        if tracker.apply(s.orientation) { reframe(at: lastAcceptedTime ?? motionTime ?? 0) }
+        freshness.refreshDeadline()
+        if tracker.apply(s.orientation) { reframe(at: freshness.lastAcceptedTime ?? motionTime ?? 0) }
         updateTargets()
         scheduleIfNeeded()
     }
@@ -169,26 +147,26 @@ public struct ScrollEngine: Sendable {
             verdict = .rejected(.timeNotFinite)
             return
         }
-        if let last = lastSampleTime, time < last {
-            guard last - time > staleAfter else {
+        if let last = freshness.lastSampleTime, time < last {
+            guard last - time > freshness.staleAfter else {
                 verdict = .rejected(.timeWentBackwards(by: last - time))
                 return
             }
             halt()
         }
-        lastSampleTime = time
+        freshness.heard(at: time)
         advance(to: time)
         let a = acceleration
         guard a.x.isFinite, a.y.isFinite, a.z.isFinite else {
             verdict = .rejected(.notFinite)
-            refreshStaleDeadline()
+            freshness.refreshDeadline()
             return
         }
         let magnitudeG = a.length / standardGravity
         lastMagnitudeG = magnitudeG
         guard abs(magnitudeG - 1) <= settings.gravityTolerance else {
             verdict = .rejected(.notGravity(magnitudeG: magnitudeG))
-            refreshStaleDeadline()
+            freshness.refreshDeadline()
             return
         }
         verdict = .accepted
@@ -202,7 +180,7 @@ public struct ScrollEngine: Sendable {
     /// accepted one becomes neutral.
     public mutating func recalibrate(at time: Double) {
         if time.isFinite { advance(to: time) }
-        if !isStale, lastGravity != nil, pitchFilter.value != nil {
+        if !freshness.isStale, lastGravity != nil, pitchFilter.value != nil {
             captureSmoothedNeutral()
         } else {
             neutralPose.awaitSample()
@@ -223,13 +201,13 @@ public struct ScrollEngine: Sendable {
         guard neutralPose.restore(direction) else { return }
         if lastGravity != nil {
             if let own = neutralPose.orientation, own != frameOrientation {
-                neutralPose.reframe(to: frameOrientation, anchor: lastGravity, at: lastAcceptedTime ?? 0)
+                neutralPose.reframe(to: frameOrientation, anchor: lastGravity, at: freshness.lastAcceptedTime ?? 0)
             } else {
                 neutralPose.adopt(frameOrientation)
             }
         }
         refreshNeutralAngles()
-        gestureArmed = true
+        gesture.arm()
         updateTargets()
         scheduleIfNeeded()
     }
@@ -238,7 +216,8 @@ public struct ScrollEngine: Sendable {
     /// the time at which `frame(at:)` must be called next: one output period
     /// after the last frame, on a regular grid. nil while nothing moves: then
     /// no timer is needed at all.
-    public var nextFrameTime: Double? { scheduledFrame }
+    @inlinable
+    public var nextFrameTime: Double? { clock.due }
 
     /// Integrates the motion up to `time` and returns the frame to emit, or
     /// nil when it would be empty. Also brings scrolling to a stop once the
@@ -246,9 +225,9 @@ public struct ScrollEngine: Sendable {
     public mutating func frame(at time: Double) -> ScrollFrame? {
         guard time.isFinite else { return nil }
         advance(to: time)
-        let (verticalHiRes, verticalDetents) = verticalOutput.take()
-        let (horizontalHiRes, horizontalDetents) = horizontalOutput.take()
-        reschedule(after: max(time, motionTime ?? time))
+        let (verticalHiRes, verticalDetents) = vertical.take()
+        let (horizontalHiRes, horizontalDetents) = horizontal.take()
+        clock.advance(after: max(time, motionTime ?? time), needed: needsFrame)
         let frame = ScrollFrame(
             verticalHiRes: verticalHiRes, verticalDetents: verticalDetents,
             horizontalHiRes: horizontalHiRes, horizontalDetents: horizontalDetents)
@@ -259,19 +238,14 @@ public struct ScrollEngine: Sendable {
     /// pose. Sub-unit remainders are dropped: the next output device starts
     /// from zero, as a fresh wheel would.
     public mutating func halt() {
-        vertical.stop()
-        horizontal.stop()
-        verticalOutput.reset()
-        horizontalOutput.reset()
-        scheduledFrame = nil
+        vertical.halt()
+        horizontal.halt()
+        clock.stop()
         pitchFilter.clear()
         rollFilter.clear()
         lastGravity = nil
-        lastAcceptedTime = nil
-        lastSampleTime = nil
+        freshness.reset()
         motionTime = nil
-        isStale = true
-        staleDeadline = .infinity
         tracker.cancelPending()
     }
 
@@ -289,27 +263,23 @@ public struct ScrollEngine: Sendable {
             speed: vertical.speed, horizontalSpeed: horizontal.speed,
             targetSpeed: vertical.target, targetHorizontalSpeed: horizontal.target,
             orientation: tracker.orientation, orientationPending: tracker.isPending,
-            lastSample: verdict, lastMagnitudeG: lastMagnitudeG, isStale: isStale,
-            neutral: neutralPose.state, gestureArmed: gestureArmed,
-            verticalDistance: verticalDistance, horizontalDistance: horizontalDistance)
+            lastSample: verdict, lastMagnitudeG: lastMagnitudeG, isStale: freshness.isStale,
+            neutral: neutralPose.state, gestureArmed: gesture.isArmed,
+            verticalDistance: vertical.distance, horizontalDistance: horizontal.distance)
     }
 
     // MARK: - Pose
 
     private mutating func accept(_ g: Vector3, length: Double, at time: Double) {
-        var afterGap = true
-        if let previous = lastAcceptedTime { afterGap = time - previous > staleAfter }
-        lastAcceptedTime = time
+        let (afterGap, wasStale) = freshness.accept(at: time)
         lastGravity = g
-        if isStale {
-            isStale = false
-            vertical.emergencyDeceleration = nil
-            horizontal.emergencyDeceleration = nil
+        if wasStale {
+            vertical.endBraking()
+            horizontal.endBraking()
         }
-        staleDeadline = time + staleAfter  // heard and accepted just now; staleAfter <= the rejection hold
 
         let firstDecision = !tracker.isDetermined
-        _ = tracker.update(gravity: g, magnitude: length, at: time, maximumGap: staleAfter)
+        _ = tracker.update(gravity: g, magnitude: length, at: time, maximumGap: freshness.staleAfter)
         var freshStart = afterGap
         if tracker.orientation != frameOrientation {
             if firstDecision {
@@ -344,13 +314,15 @@ public struct ScrollEngine: Sendable {
             neutralPose.capture(g, in: frameOrientation)
             restartFilters(at: time)
             setNeutralAngles(raw.angles)
-            gestureArmed = true
+            gesture.arm()
         case .settling:
             if neutralPose.settle(with: g, at: time) { captureSmoothedNeutral() }
         case .set:
             break
         }
-        guardGesture()
+        if neutralPose.isSet {
+            gesture.observe(sinRoll: raw.sinRoll, smoothedRoll: settings.horizontal ? smoothedRoll : nil)
+        }
         updateTargets()
     }
 
@@ -384,43 +356,26 @@ public struct ScrollEngine: Sendable {
         let angles = PoseAngles(pitch: MathFunctions.wrappedDegrees(pitch), roll: smoothedRoll)
         neutralPose.capture(angles.gravityDirection(in: frameOrientation), in: frameOrientation)
         setNeutralAngles(angles)
-        pitchFilter.reset(to: angles.pitch, at: lastAcceptedTime ?? 0)
-        gestureArmed = true
-    }
-
-    /// A sideways tilt far beyond full speed disarms scrolling until the
-    /// device comes back near neutral: it is a rotation (or a put-down), and
-    /// scrolling on the way there or back would be a surprise.
-    private mutating func guardGesture() {
-        guard neutralPose.isSet else { return }
-        let sinRoll = raw.sinRoll
-        if gestureArmed {
-            if !gestureBand.contains(sine: sinRoll) { gestureArmed = false }
-            return
-        }
-        guard rearmBand.contains(sine: sinRoll) else { return }
-        if settings.horizontal {
-            let roll = smoothedRoll
-            guard abs(roll - neutralAngles.roll) <= gestureRearmDegrees else { return }
-        }
-        gestureArmed = true
+        pitchFilter.reset(to: angles.pitch, at: freshness.lastAcceptedTime ?? 0)
+        gesture.arm()
     }
 
     private mutating func updateTargets() {
-        guard neutralPose.isSet, !isStale, !tracker.isPending, gestureArmed, let pitch = pitchFilter.value else {
+        guard neutralPose.isSet, !freshness.isStale, !tracker.isPending, gesture.isArmed, let pitch = pitchFilter.value
+        else {
             vertical.target = 0
             horizontal.target = 0
             return
         }
         let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
         // Away from the user scrolls towards the end: negative REL_WHEEL.
-        var v = abs(raw.sinRoll) > Self.poleRollSine ? 0 : -curve.speed(forTilt: forward)
+        var v = abs(raw.sinRoll) > Self.poleRollSine ? 0 : -vertical.curve.speed(forTilt: forward)
         if settings.invert { v = -v }
         vertical.target = v
         var h = 0.0
         if settings.horizontal {
             let sideways = smoothedRoll - neutralAngles.roll
-            h = horizontalCurve.speed(forTilt: sideways)
+            h = horizontal.curve.speed(forTilt: sideways)
         }
         horizontal.target = h
     }
@@ -438,14 +393,14 @@ public struct ScrollEngine: Sendable {
             // A clock that jumped back by more than the stale limit is a new
             // time base: as after a device loss, stop and start timing afresh
             // (the stale deadline of the old clock would mean nothing).
-            if time < from - staleAfter {
+            if time < from - freshness.staleAfter {
                 halt()
                 motionTime = time
             }
             return
         }
-        if staleDeadline < time {
-            let deadline = staleDeadline
+        let deadline = freshness.deadline
+        if deadline < time {
             if deadline > from {
                 integrate(deadline - from)
                 from = deadline
@@ -456,74 +411,25 @@ public struct ScrollEngine: Sendable {
         motionTime = time
     }
 
-    /// When the data goes stale: the sensor silent for three periods, or
-    /// every sample rejected for `rejectionHoldSeconds` (a bump or a short
-    /// shake is ridden through on the last good tilt; walking or shaking for
-    /// longer stops scrolling).
-    /// Kept up to date by `refreshStaleDeadline()`; +infinity while stale.
-    private var staleDeadline = Double.infinity
-
-    private mutating func refreshStaleDeadline() {
-        guard !isStale, let accepted = lastAcceptedTime else {
-            staleDeadline = .infinity
-            return
-        }
-        let heard = max(lastSampleTime ?? accepted, accepted)
-        staleDeadline = min(heard + staleAfter, accepted + max(staleAfter, Self.rejectionHoldSeconds))
-    }
-
     /// Never keep scrolling on old data: brake to rest within `staleStopSeconds`,
     /// no inertia, however fast.
     private mutating func becomeStale() {
-        isStale = true
-        staleDeadline = .infinity
-        vertical.target = 0
-        horizontal.target = 0
-        vertical.emergencyDeceleration = max(limits.acceleration, abs(vertical.speed) / Self.staleStopSeconds)
-        horizontal.emergencyDeceleration = max(limits.acceleration, abs(horizontal.speed) / Self.staleStopSeconds)
+        freshness.expire()
+        vertical.brake(within: Self.staleStopSeconds, limits: limits)
+        horizontal.brake(within: Self.staleStopSeconds, limits: limits)
     }
 
     @inline(__always)
     private mutating func integrate(_ seconds: Double) {
-        let units = Double(hiResUnitsPerDetent)
-        if vertical.isMoving {
-            let d = vertical.advance(by: seconds, limits: limits) * units
-            verticalOutput.add(d)
-            verticalDistance += d
-        }
-        if horizontal.isMoving {
-            let d = horizontal.advance(by: seconds, limits: limits) * units
-            horizontalOutput.add(d)
-            horizontalDistance += d
-        }
+        vertical.integrate(seconds, limits: limits)
+        horizontal.integrate(seconds, limits: limits)
     }
 
-    private var needsFrame: Bool {
-        vertical.isMoving || horizontal.isMoving || verticalOutput.hasWholeUnit || horizontalOutput.hasWholeUnit
-    }
+    private var needsFrame: Bool { vertical.needsFrame || horizontal.needsFrame }
 
     /// After a sample or a command: start the clock when motion begins, stop
     /// it when nothing is left to do.
     private mutating func scheduleIfNeeded() {
-        guard needsFrame else {
-            scheduledFrame = nil
-            return
-        }
-        if scheduledFrame == nil, let now = motionTime { scheduledFrame = now + framePeriod }
-    }
-
-    /// After a frame at `now`: the next one period later on the same grid, or
-    /// one period from now when the caller fell behind by a period or more.
-    private mutating func reschedule(after now: Double) {
-        guard needsFrame else {
-            scheduledFrame = nil
-            return
-        }
-        if let due = scheduledFrame {
-            if now < due { return }
-            scheduledFrame = now - due < framePeriod ? due + framePeriod : now + framePeriod
-        } else {
-            scheduledFrame = now + framePeriod
-        }
+        clock.start(at: motionTime, needed: needsFrame)
     }
 }

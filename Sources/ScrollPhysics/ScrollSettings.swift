@@ -1,15 +1,3 @@
-/// Which edge of the display points up, after the mount matrix.
-public enum ScreenOrientation: String, CaseIterable, Equatable, Sendable {
-    /// Top edge up: gravity reads (0, -g, 0).
-    case normal
-    /// Left edge up: gravity reads (+g, 0, 0).
-    case leftUp = "left-up"
-    /// Right edge up: gravity reads (-g, 0, 0).
-    case rightUp = "right-up"
-    /// Bottom edge up: gravity reads (0, +g, 0).
-    case bottomUp = "bottom-up"
-}
-
 /// `[Scroll] Orientation=`: follow the screen's rotation, or pin one.
 public enum OrientationSetting: Equatable, Sendable {
     case auto
@@ -64,7 +52,7 @@ public struct ScrollSettings: Equatable, Sendable {
     /// Samples whose magnitude differs from 1 g by more than this fraction are ignored
     /// (`GravityTolerance=`), 0.01...0.9.
     public var gravityTolerance: Double = 0.25
-    /// Expected sensor rate, Hz (`[Device] SampleRate=`), 0.1...1000; data older than three
+    /// Expected sensor rate, Hz (`[Device] SampleRate=`), 1...1000; data older than three
     /// periods is stale.
     public var sampleRate: Double = 50
 
