@@ -4,9 +4,14 @@
 // riding. It prints numbers; it never passes or fails.
 //
 //     feel-report [--parts all|NAME,...] [--seeds N]
+//     feel-report --replay SCENARIO [--parts NAME] [--seeds N]
+//
+// --replay prints what `tiltscrolld --replay` would for the scenario's
+// trace (frames, state changes) with the last seed, instead of the table.
 //
 // Per scenario and sensor part (default: the kxcjk-like part), averaged over
-// N seeds (default 3; each seed changes the sensor noise and timing jitter):
+// N seeds (default 3; each seed draws the sensor's noise and timing jitter
+// and the hand's sway and tremor anew):
 //
 //   detents    whole detents emitted, both axes
 //   unwanted   detents emitted where the right behaviour is silence (after
@@ -34,6 +39,7 @@ func usage() -> Never {
 
 var parts: [SensorModel] = [.kxcjk]
 var seeds = 3
+var replayName: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -48,6 +54,9 @@ while let argument = arguments.popFirst() {
                 return part
             }
         }
+    case "--replay":
+        guard let value = arguments.popFirst() else { usage() }
+        replayName = value
     case "--seeds":
         guard let value = arguments.popFirst(), let n = Int(value), n > 0 else { usage() }
         seeds = n
@@ -77,6 +86,19 @@ func pad(_ text: String, _ width: Int) -> String {
 func mean(_ values: [Double]) -> Double? { values.isEmpty ? nil : values.reduce(0, +) / Double(values.count) }
 
 let settings = ScrollSettings()
+if let name = replayName {
+    guard let scenario = FeelScenario.all.first(where: { $0.name == name }) else { usage() }
+    var s = settings
+    s.sampleRate = parts[0].rate
+    var source = SyntheticSensor(script: scenario.script(seed: UInt64(seeds)), model: parts[0], seed: UInt64(seeds))
+    var replay = ScrollReplay(trace: source.trace(), settings: s)
+    var printer = ReplayPrinter()
+    var out = ""
+    while let step = replay.next() { printer.write(step, to: &out) }
+    printer.writeSummary(replay.summary, to: &out)
+    print(out, terminator: "")
+    exit(0)
+}
 print(
     "feel-report: default settings (dead zone \(settings.deadZoneDegrees), max tilt \(settings.maxTiltDegrees),"
         + " speed \(settings.speed) detents/s), \(seeds) seed\(seeds == 1 ? "" : "s") per part")

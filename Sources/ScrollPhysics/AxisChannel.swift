@@ -44,6 +44,10 @@ struct AxisChannel: Equatable, Sendable {
         motion.emergencyDeceleration = max(limits.acceleration, abs(motion.speed) / seconds)
     }
 
+    /// Stop dead now (put down, a finger on the screen); whole units already
+    /// travelled are still emitted.
+    mutating func stopNow() { motion.stop() }
+
     /// Fresh data again: the normal limits apply.
     mutating func endBraking() { motion.emergencyDeceleration = nil }
 

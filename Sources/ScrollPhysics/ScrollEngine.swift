@@ -46,6 +46,7 @@ public struct ScrollEngine: Sendable {
     private var rollFilter: OneEuroFilter
     private var lastGravity: Vector3?
     private var gesture = GestureGuard()
+    private var intent = IntentGuard()
 
     // Motion and output.
     private var vertical: AxisChannel
@@ -93,6 +94,9 @@ public struct ScrollEngine: Sendable {
         clock.period = 1 / s.outputRate
         freshness.staleAfter = s.staleAfterSeconds
         gesture.configure(for: s)
+        intent.configure(
+            deadZoneDegrees: s.deadZoneDegrees, horizontalDeadZoneDegrees: s.horizontalDeadZoneDegrees,
+            pauseOnTouch: true)
         pitchFilter.minCutoff = s.smoothingMinCutoff
         pitchFilter.beta = s.smoothingBeta
         rollFilter.minCutoff = s.smoothingMinCutoff
@@ -167,6 +171,12 @@ public struct ScrollEngine: Sendable {
         guard abs(magnitudeG - 1) <= settings.gravityTolerance else {
             verdict = .rejected(.notGravity(magnitudeG: magnitudeG))
             freshness.refreshDeadline()
+            let before = intent.motion
+            intent.observeRejected(magnitudeG: magnitudeG, at: time)
+            if intent.motion != before {
+                enter(intent.motion, gravity: lastGravity, at: time)
+                updateTargets()
+            }
             return
         }
         verdict = .accepted
@@ -182,6 +192,7 @@ public struct ScrollEngine: Sendable {
         if time.isFinite { advance(to: time) }
         if !freshness.isStale, lastGravity != nil, pitchFilter.value != nil {
             captureSmoothedNeutral()
+            if intent.motion == .lifting { intent.settled() }
         } else {
             neutralPose.awaitSample()
         }
@@ -247,6 +258,14 @@ public struct ScrollEngine: Sendable {
         freshness.reset()
         motionTime = nil
         tracker.cancelPending()
+        intent.reset()
+    }
+
+    /// The sensor's resolution, m/s^2 per count (`in_accel_scale`): the
+    /// smallest movement it can show, below which its noise is not measured
+    /// (`StillnessMeter`). Unknown until set; 0 or less makes it unknown again.
+    public mutating func setSensorResolution(_ metersPerSecondSquaredPerCount: Double) {
+        intent.setResolution(metersPerSecondSquaredPerCount)
     }
 
     /// What the engine sees.
@@ -264,7 +283,7 @@ public struct ScrollEngine: Sendable {
             targetSpeed: vertical.target, targetHorizontalSpeed: horizontal.target,
             orientation: tracker.orientation, orientationPending: tracker.isPending,
             lastSample: verdict, lastMagnitudeG: lastMagnitudeG, isStale: freshness.isStale,
-            neutral: neutralPose.state, gestureArmed: gesture.isArmed,
+            neutral: neutralPose.state, gestureArmed: gesture.isArmed, intent: intent.state,
             verticalDistance: vertical.distance, horizontalDistance: horizontal.distance)
     }
 
@@ -303,6 +322,7 @@ public struct ScrollEngine: Sendable {
         raw = RawPose(gravity: g, length: length, in: frameOrientation)
         if freshStart || pitchFilter.value == nil {
             restartFilters(at: time)
+            intent.forgetRun()
         } else if let previous = pitchFilter.value {
             // Follow the pitch continuously across +-180 degrees.
             pitchFilter.filter(previous + MathFunctions.wrappedDegrees(raw.pitch - previous), at: time)
@@ -316,20 +336,82 @@ public struct ScrollEngine: Sendable {
             setNeutralAngles(raw.angles)
             gesture.arm()
         case .settling:
-            if neutralPose.settle(with: g, at: time) { captureSmoothedNeutral() }
+            if neutralPose.settle(with: g, at: time) {
+                if intent.motion == .lifting { settleAfterPickUp() } else { captureSmoothedNeutral() }
+            }
         case .set:
             break
         }
         if neutralPose.isSet {
             gesture.observe(sinRoll: raw.sinRoll, smoothedRoll: settings.horizontal ? smoothedRoll : nil)
         }
+        observeIntent(g, magnitudeG: length / standardGravity, at: time)
         updateTargets()
+    }
+
+    // MARK: - Intent
+
+    @inline(__always)
+    private mutating func observeIntent(_ g: Vector3, magnitudeG: Double, at time: Double) {
+        guard let pitch = pitchFilter.value else { return }
+        let before = intent.motion
+        let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        let sideways = settings.horizontal ? smoothedRoll - neutralAngles.roll : 0
+        intent.observe(g, magnitudeG: magnitudeG, pitch: pitch, tilt: forward, sidewaysTilt: sideways, at: time)
+        if intent.neutralShift.pitch != 0 || intent.neutralShift.roll != 0 { followDrift() }
+        if intent.motion != before { enter(intent.motion, gravity: g, at: time) }
+    }
+
+    /// The intent guard entered `state`.
+    private mutating func enter(_ state: IntentState, gravity: Vector3?, at time: Double) {
+        switch state {
+        case .resting:
+            // Put down: stop at once, nothing is gained by a smooth stop.
+            vertical.stopNow()
+            horizontal.stopNow()
+        case .lifting:
+            neutralPose.awaitStillness(anchor: gravity, at: time)
+        case .holding, .following, .jostled, .touched:
+            break
+        }
+    }
+
+    /// The neutral pose follows a slow drift while the device is held inside
+    /// the dead zone (`IntentGuard`).
+    private mutating func followDrift() {
+        let shift = intent.neutralShift
+        intent.neutralShift = (0, 0)
+        guard neutralPose.isSet else { return }
+        neutralAngles.pitch = MathFunctions.wrappedDegrees(neutralAngles.pitch + shift.pitch)
+        if shift.roll != 0 {
+            neutralAngles.roll = min(max(neutralAngles.roll + shift.roll, -90), 90)
+            gesture.recentre(neutralRoll: neutralAngles.roll)
+        }
+        neutralPose.capture(neutralAngles.gravityDirection(in: frameOrientation), in: frameOrientation)
+    }
+
+    /// Settled in the hand after a pick-up: within the dead zone of the old
+    /// neutral pose, it stays (picked up at the old angle, it works at once);
+    /// otherwise the settled pose is the new neutral (picked up at a new
+    /// angle, it never starts scrolling on its own).
+    private mutating func settleAfterPickUp() {
+        if let pitch = pitchFilter.value,
+            abs(MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)) <= settings.deadZoneDegrees,
+            !settings.horizontal || abs(smoothedRoll - neutralAngles.roll) <= settings.horizontalDeadZoneDegrees
+        {
+            neutralPose.confirm()
+        } else {
+            captureSmoothedNeutral()
+        }
+        intent.settled()
     }
 
     /// The orientation in use changed: angles are now measured in the new
     /// user frame; the neutral pose is carried over and settles again.
     private mutating func reframe(at time: Double) {
         frameOrientation = tracker.orientation
+        intent.forgetRun()
+        intent.forgetPitch()
         neutralPose.reframe(to: frameOrientation, anchor: lastGravity, at: time)
         refreshNeutralAngles()
         if let g = lastGravity {
@@ -361,13 +443,15 @@ public struct ScrollEngine: Sendable {
     }
 
     private mutating func updateTargets() {
-        guard neutralPose.isSet, !freshness.isStale, !tracker.isPending, gesture.isArmed, let pitch = pitchFilter.value
+        guard neutralPose.isSet, !freshness.isStale, !tracker.isPending, gesture.isArmed,
+            intent.state.allowsScrolling, let pitch = pitchFilter.value
         else {
             vertical.target = 0
             horizontal.target = 0
             return
         }
-        let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        // While carried, the curve sees the pitch through a further low-pass.
+        let forward = MathFunctions.wrappedDegrees((intent.jostledPitch ?? pitch) - neutralAngles.pitch)
         // Away from the user scrolls towards the end: negative REL_WHEEL.
         var v = abs(raw.sinRoll) > Self.poleRollSine ? 0 : -vertical.curve.speed(forTilt: forward)
         if settings.invert { v = -v }

@@ -76,6 +76,8 @@ public struct ScrollReadout: Equatable, Sendable {
     /// False after a sideways tilt too large to be a scroll gesture (a
     /// rotation in progress), until the device comes back near neutral.
     public var gestureArmed: Bool
+    /// Whether the person means to scroll (`IntentGuard`): holding, resting, touched, ...
+    public var intent: IntentState
     /// Integral of the speed since the engine started, hi-res units.
     public var verticalDistance: Double
     public var horizontalDistance: Double

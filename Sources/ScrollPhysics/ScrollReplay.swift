@@ -60,6 +60,9 @@ public struct ScrollReplay: IteratorProtocol, Sequence, Sendable {
     public init(trace: Trace, settings: ScrollSettings) {
         engine = ScrollEngine(settings: settings)
         samples = trace.samples
+        // A trace in counts says its resolution; one already in m/s^2 (scale 1) does not.
+        let s = trace.scale
+        if s.x == s.y, s.y == s.z, s.x != 1 { engine.setSensorResolution(s.x) }
     }
 
     public mutating func next() -> ReplayStep? {
@@ -122,6 +125,7 @@ public struct ReplayPrinter {
             if r.gestureArmed != p.gestureArmed {
                 out.write("\(t) event gesture-\(r.gestureArmed ? "armed" : "disarmed")\n")
             }
+            if r.intent != p.intent { out.write("\(t) event intent \(r.intent.name)\n") }
         } else {
             out.write("\(t) event start orientation \(r.orientation.name) neutral \(r.neutral.name)\n")
         }

@@ -81,12 +81,21 @@ public struct FeelMeasurement: Equatable, Sendable {
 }
 
 extension FeelScenario {
+    /// The scenario with the hand's sway and tremor drawn from `seed` (the
+    /// same amplitudes, other frequencies and phases).
+    public func script(seed: UInt64) -> MotionScript {
+        var s = script
+        s.hand = Hand(swayDegrees: s.hand.swayDegrees, tremorDegrees: s.hand.tremorDegrees, seed: seed &* 7919)
+        return s
+    }
+
     /// The scenario through `sensor`, replayed like the daemon replays a
-    /// trace (`ScrollReplay`): its frames.
+    /// trace (`ScrollReplay`): its frames. `seed` draws the sensor's noise
+    /// and jitter and the hand's sway.
     public func run(
         settings: ScrollSettings = ScrollSettings(), sensor: SensorModel = .kxcjk, seed: UInt64 = 1
     ) -> [(time: Double, frame: ScrollFrame)] {
-        var source = SyntheticSensor(script: script, model: sensor, seed: seed)
+        var source = SyntheticSensor(script: script(seed: seed), model: sensor, seed: seed)
         var replay = ScrollReplay(trace: source.trace(), settings: settings)
         var frames: [(time: Double, frame: ScrollFrame)] = []
         while let step = replay.next() {

@@ -218,6 +218,7 @@ public struct MotionScript: Sendable {
         var foreAftG = 0.0
         let i = segment(at: time)
         let since = heldSince(i)
+        verticalG += carryG(segment: i, at: time)
         switch keyframes[i].holder {
         case .hand:
             let weight = since.map { ease(time, $0, $0 + 0.3) } ?? 1
@@ -230,7 +231,7 @@ public struct MotionScript: Sendable {
                 let weight = 1 - ease(time, down, down + 0.15)
                 pose.pitch += weight * w.pitch
                 pose.roll += weight * w.roll
-                verticalG += Self.dampedSine(time - down, 0.3, 25, 0.04)
+                verticalG += Self.dampedSine(time - down, 0.3, 17, 0.04)
             }
         }
         for (range, kind) in carriage where range.contains(time) {
@@ -264,6 +265,23 @@ public struct MotionScript: Sendable {
         let pitch = pose.pitch / MathFunctions.degreesPerRadian
         let towardsUser = Vector3(0, -MathFunctions.sine(radians: pitch), MathFunctions.cosine(radians: pitch))
         return (down * (1 + verticalG) - towardsUser * foreAftG) * standardGravity
+    }
+
+    /// The vertical acceleration of lowering the device onto a surface (the
+    /// hand segment just before one) or lifting it off (the hand segment just
+    /// after one), in g: the second derivative of 0.2 m times the ease.
+    private func carryG(segment i: Int, at time: Double) -> Double {
+        guard keyframes[i].holder == .hand, i + 1 < keyframes.count else { return 0 }
+        let lowering = keyframes[i + 1].holder == .surface
+        let lifting = i > 0 && keyframes[i - 1].holder == .surface
+        guard lowering || lifting else { return 0 }
+        let t0 = keyframes[i].time
+        let span = keyframes[i + 1].time - t0
+        guard span > 0 else { return 0 }
+        // d(t) = D (1 - cos(pi x)) / 2, x = (t - t0) / span: d'' = D pi^2 cos(pi x) / (2 span^2).
+        let x = (time - t0) / span
+        let a = 0.2 * Double.pi * Double.pi * MathFunctions.cosine(radians: Double.pi * x) / (2 * span * span)
+        return (lifting ? a : -a) / standardGravity
     }
 
     private static func dampedSine(_ t: Double, _ amplitude: Double, _ frequency: Double, _ decay: Double) -> Double {
