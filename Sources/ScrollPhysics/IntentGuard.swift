@@ -57,17 +57,17 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///     resting   --moved---------> holding   (off the rest pose, not carried,
 ///                                            from inside the dead zone)
 ///     lifting   --settled-------> holding   (held still in the hand 0.3 s)
-///     holding   --steadied------> following (two blocks within half the dead zone)
-///     following --unsteadied----> holding   (beyond 3/4 of it, or 15 deg/s)
+///     holding   --steadied------> following (two blocks within half the dead zones)
+///     following --unsteadied----> holding   (beyond 3/4 of one, or 15 deg/s)
 ///     holding   --jostle-began--> jostled   (JostleMeter)
 ///     following --jostle-began--> jostled
 ///     jostled   --jostle-ended--> holding
 ///
-/// Came to rest: still over `StillnessMeter.shortSeconds` (1.6 s) within a
-/// second of being carried (a put-down lowers the device: its magnitude
+/// Came to rest: still over `StillnessMeter.shortSeconds` (1.4 s) beginning
+/// within a second of being carried (and not carried since) (a put-down lowers the device: its magnitude
 /// leaves 1 g by more than `transportG`, 0.07 g, which a tilt in the hand does
-/// not reach), or still over `StillnessMeter.longSeconds` (6.4 s) however it
-/// got there, as long as nothing jostles it (0.8 s block means smooth a
+/// not reach), or still over `StillnessMeter.longSeconds` (5.6 s) however it
+/// got there, as long as nothing jostles it (1.4 s block means smooth a
 /// walk's 2 Hz bounce out of the long window's scatter; `JostleMeter` does
 /// not miss it). The long window is what a steady hand needs on a noisy or
 /// coarse part not to be taken for a table; a put-down gets the short one,
@@ -91,7 +91,7 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 /// swing of the hand goes with it; a deliberate tilt comes through whole,
 /// half a second later.
 ///
-/// Following: each 0.2 s block, the neutral pose moves towards the smoothed
+/// Following: each 0.35 s block, the neutral pose moves towards the smoothed
 /// pose by blockSeconds / (4 s + blockSeconds) of the difference while the
 /// difference is within a quarter of the dead zone, tapering to nothing at
 /// half of it. The fastest drift it follows is thus a
@@ -145,7 +145,9 @@ struct IntentGuard: Equatable, Sendable {
     /// Time constant of the neutral following a drift, seconds.
     static let followSeconds = 4.0
     /// Departure of the magnitude from its slow mean that counts as being
-    /// carried, g (at least 6 times the magnitude noise).
+    /// carried, g: a put-down lowers the device at 0.1-0.3 g, a tilt in the
+    /// hand stays within a few hundredths, the noisiest part's noise is 6 mg
+    /// (physical, like `JostleMeter.onG`, and for the same reason).
     static let transportG = 0.07
     /// How long before a still window began a transport makes it a put-down.
     static let transportLeadSeconds = 1.0
@@ -154,9 +156,23 @@ struct IntentGuard: Equatable, Sendable {
     static let wakeDegreesPerSecond = 15.0
 
     /// The state of the machine under the touch layer.
-    private(set) var motion = IntentState.holding
-    private(set) var touching = false
-    var pauseOnTouch = true
+    private(set) var motion = IntentState.holding {
+        didSet { refreshState() }
+    }
+    private(set) var touching = false {
+        didSet { refreshState() }
+    }
+    private(set) var pauseOnTouch = true {
+        didSet { refreshState() }
+    }
+    /// What the readout and the scroll gate see (kept stored: asked every sample).
+    private(set) var state = IntentState.holding
+    private(set) var allowsScrolling = true
+
+    private mutating func refreshState() {
+        state = touching && pauseOnTouch ? .touched : motion
+        allowsScrolling = state.allowsScrolling
+    }
     /// The last transition, for logs.
     private(set) var lastTransition: (from: IntentState, event: Event, to: IntentState)?
 
@@ -168,6 +184,7 @@ struct IntentGuard: Equatable, Sendable {
     private var halfDeadZone = 2.0
     private var wakeTilt = 3.0
     private var halfHorizontalDeadZone = 4.0
+    private var wakeSideways = 6.0
 
     // The block being filled: when it began and is due to close, and the
     // magnitudes of its samples (`JostleMeter.deviation`).
@@ -181,7 +198,6 @@ struct IntentGuard: Equatable, Sendable {
     private var previousPitch: (value: Double, time: Double)?
     /// When the device was last carried (see `transportG`).
     private var lastTransport = -Double.infinity
-    private var transportThreshold = IntentGuard.transportG
     /// The tilt from neutral where the device came to rest, degrees.
     private var restTilt = 0.0
 
@@ -194,9 +210,6 @@ struct IntentGuard: Equatable, Sendable {
     static func == (a: IntentGuard, b: IntentGuard) -> Bool {
         a.motion == b.motion && a.touching == b.touching && a.stillness == b.stillness && a.jostle == b.jostle
     }
-
-    /// What the readout and the scroll gate see.
-    var state: IntentState { touching && pauseOnTouch ? .touched : motion }
 
     /// Time constant of each of the two low-passes while jostled, seconds.
     static let jostledSeconds = 0.25
@@ -212,13 +225,19 @@ struct IntentGuard: Equatable, Sendable {
         halfDeadZone = deadZoneDegrees / 2
         wakeTilt = deadZoneDegrees * 0.75
         halfHorizontalDeadZone = horizontalDeadZoneDegrees / 2
+        wakeSideways = horizontalDeadZoneDegrees * 0.75
         self.pauseOnTouch = pauseOnTouch
     }
 
-    /// The sensor's resolution, m/s^2 per count (0 or less: unknown).
+    /// The sensor's resolution, m/s^2 per count (0 or less: unknown): one
+    /// count moves the angles by up to resolution / g.
     mutating func setResolution(_ metersPerSecondSquared: Double) {
-        let r = metersPerSecondSquared.isFinite && metersPerSecondSquared > 0 ? metersPerSecondSquared : 0
-        stillness.quantizationVariance = r * r / 12
+        guard metersPerSecondSquared.isFinite, metersPerSecondSquared > 0 else {
+            stillness.quantizationVariance = StillnessMeter.unknownResolutionVariance
+            return
+        }
+        let angle = metersPerSecondSquared / standardGravity
+        stillness.quantizationVariance = max(angle * angle / 12, StillnessMeter.unknownResolutionVariance)
     }
 
     private mutating func apply(_ event: Event) {
@@ -230,27 +249,29 @@ struct IntentGuard: Equatable, Sendable {
         if to != .resting, stillness.rest != nil { stillness.leaveRest() }
     }
 
-    /// One accepted sample `a` (m/s^2) of magnitude `magnitudeG`; `pitch` is
-    /// the smoothed pitch (continuous), `tilt` its distance from the neutral
-    /// pose and `sidewaysTilt` the smoothed roll's (0 without horizontal
-    /// scrolling), degrees.
+    /// One accepted sample: its pitch (degrees, continuous), the sine of its
+    /// roll, and its magnitude in g; `pitch` is the smoothed pitch
+    /// (continuous), `tilt` its distance from the neutral pose and
+    /// `sidewaysTilt` the smoothed roll's (0 without horizontal scrolling),
+    /// degrees.
     @inline(__always)
     mutating func observe(
-        _ a: Vector3, magnitudeG: Double, pitch: Double, tilt forward: Double, sidewaysTilt: Double,
-        at time: Double
+        rawPitch: Double, sinRoll: Double, magnitudeG: Double, pitch: Double, tilt forward: Double,
+        sidewaysTilt: Double, at time: Double
     ) {
         if time >= blockEnd { closeBlock(at: time, tilt: forward, sideways: sidewaysTilt) }
         lastSampleTime = time
-        stillness.add(a)
+        let radians = rawPitch / MathFunctions.degreesPerRadian
+        stillness.add(pitch: radians, sinRoll: sinRoll)
         magnitudes.add(JostleMeter.deviation(magnitudeG))
-        if abs(magnitudeG - jostle.slowMagnitudeG) > transportThreshold { lastTransport = time }
+        if abs(magnitudeG - jostle.slowMagnitudeG) > Self.transportG { lastTransport = time }
         switch motion {
         case .resting:
-            if stillness.departs(a) { leaveRest(at: time) }
+            if stillness.departs(pitch: radians, sinRoll: sinRoll) { leaveRest(at: time) }
         case .following:
             if let p = previousPitch, abs(pitch - p.value) > Self.wakeDegreesPerSecond * (time - p.time) {
                 apply(.unsteadied)
-            } else if abs(forward) > wakeTilt {
+            } else if abs(forward) > wakeTilt || abs(sidewaysTilt) > wakeSideways {
                 apply(.unsteadied)
             } else {
                 previousPitch = (pitch, time)
@@ -274,12 +295,11 @@ struct IntentGuard: Equatable, Sendable {
         jostledStages = (first, s.second + k * (first - s.second), time)
     }
 
-    /// A sample with finite components that is not gravity (a bump, a
-    /// shake): evidence of jostling and of being carried.
-    mutating func observeRejected(magnitudeG: Double, at time: Double) {
-        guard magnitudeG.isFinite else { return }
-        magnitudes.add(JostleMeter.deviation(magnitudeG))
-        lastTransport = time
+    /// A sample with finite components that is not gravity: resting, the
+    /// device was knocked or lifted. Otherwise it tells nothing the accepted
+    /// samples around it do not (a walk or a ride shows in them too), and a
+    /// part that glitches now and then must not pass for a walk.
+    mutating func observeRejected(at time: Double) {
         if motion == .resting { leaveRest(at: time) }
     }
 
@@ -303,24 +323,31 @@ struct IntentGuard: Equatable, Sendable {
         magnitudes = Moments()
         guard start.isFinite, time > start else { return }  // the first block opens
         let seconds = time - start
-        let verdict = stillness.closeBlock(started: start, at: time, magnitude: magnitude)
-        let floor = stillness.noiseFloor
-        let noiseG = floor.isFinite ? floor.squareRoot() / standardGravity : 0
-        transportThreshold = max(Self.transportG, 6 * noiseG)
-        let jostleChanged = jostle.closeBlock(magnitude, seconds: seconds, at: time, noiseG: noiseG)
+        // The short window only matters right after a transport, the long
+        // one only while nothing jostles: judge them only then.
+        let verdict = stillness.closeBlock(
+            started: start, at: time, magnitude: magnitude,
+            judgeShort: time - lastTransport <= StillnessMeter.shortSeconds + Self.transportLeadSeconds + seconds,
+            judgeLong: !jostle.isJostled)
+        let jostleChanged = jostle.closeBlock(magnitude, seconds: seconds, at: time)
         if motion == .following {
             let alpha = seconds / (Self.followSeconds + seconds)
             neutralShift.pitch += alpha * Self.followGain(mean: forward, half: halfDeadZone)
             neutralShift.roll += alpha * Self.followGain(mean: sideways, half: halfHorizontalDeadZone)
         }
-        var still = jostle.isJostled ? nil : verdict.longStill
-        if let s = verdict.shortStill, lastTransport >= s.since - Self.transportLeadSeconds { still = s }
+        var still = verdict.longStill
+        // Carried just before the window (or in its first block: the touchdown), not since.
+        if let s = verdict.shortStill, lastTransport >= s.since - Self.transportLeadSeconds,
+            lastTransport <= s.since + StillnessMeter.blockSeconds
+        {
+            still = s
+        }
         let cameToRest = still != nil && motion != .resting
         if cameToRest, let s = still {
             stillness.settle(at: s.pose, variance: s.variance)
             restTilt = forward
         }
-        steadyCloses = abs(forward) <= halfDeadZone ? steadyCloses + 1 : 0
+        steadyCloses = abs(forward) <= halfDeadZone && abs(sideways) <= halfHorizontalDeadZone ? steadyCloses + 1 : 0
         if verdict.departed, motion == .resting { leaveRest(at: time) }
         if cameToRest { apply(.cameToRest) }
         if jostleChanged { apply(jostle.isJostled ? .jostleBegan : .jostleEnded) }
@@ -369,8 +396,8 @@ struct IntentGuard: Equatable, Sendable {
         kept.stillness = stillness
         kept.stillness.reset()
         kept.pauseOnTouch = pauseOnTouch
-        (kept.deadZone, kept.halfDeadZone, kept.wakeTilt, kept.halfHorizontalDeadZone) =
-            (deadZone, halfDeadZone, wakeTilt, halfHorizontalDeadZone)
+        (kept.deadZone, kept.halfDeadZone, kept.wakeTilt, kept.halfHorizontalDeadZone, kept.wakeSideways) =
+            (deadZone, halfDeadZone, wakeTilt, halfHorizontalDeadZone, wakeSideways)
         self = kept
     }
 }

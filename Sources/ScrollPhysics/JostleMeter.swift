@@ -3,22 +3,23 @@
 /// notes), riding in a vehicle (bumps up to 1 g), a knock.
 ///
 /// Tilting turns gravity but keeps its magnitude at 1 g; being carried
-/// changes the magnitude. So the meter watches the magnitude of every sample
-/// with finite components, rejected ones included (a bump beyond the 1 g
-/// gate is evidence too), each taken at most 0.3 g from 1 g so that one
-/// glitch does not make a walk: per 0.2 s block its variance about the block
+/// changes the magnitude. So the meter watches the magnitude of every
+/// accepted sample (within the 1 g gate: a walk and a ride show there, and a
+/// part that glitches now and then does not), each taken at most 0.3 g from
+/// 1 g: per 0.35 s block its variance about the block
 /// mean plus the block mean's distance from the slow mean (time constant
 /// 2 s, so a part whose scale is a little off is no jostle); the level is
 /// that energy averaged with a time constant of 1 s, in g rms.
 ///
-/// Jostled above 0.05 g (a walk gives 0.07-0.2, a still hand a few
-/// thousandths, the tangential acceleration of a brisk deliberate tilt
-/// stays below it), or five times the magnitude noise the sensor shows when
-/// still, whichever is larger; calm again once below half that for 2 s
-/// (bumps come every second or two on a ride).
+/// Jostled above 0.05 g: a walk gives 0.07-0.2, a still hand a few
+/// thousandths (the noise of the noisiest part here, 6 mg, is an eighth of
+/// it), the tangential acceleration of a brisk deliberate tilt stays below
+/// it. A physical figure rather than one learnt from the noise: a noise
+/// estimate taken while walking is the walk's, and would lift the threshold
+/// out of its reach. Calm again once below half that for 2 s (bumps come
+/// every second or two on a ride).
 struct JostleMeter: Equatable, Sendable {
     static let onG = 0.05
-    static let noiseFactor = 5.0
     static let levelSeconds = 1.0
     static let slowMeanSeconds = 2.0
     static let calmSeconds = 2.0
@@ -38,14 +39,14 @@ struct JostleMeter: Equatable, Sendable {
 
     var levelG: Double { levelSquared.squareRoot() }
 
-    /// What one sample's magnitude (g) counts as: g - 1, at most 0.3 g either way.
+    /// What one sample's magnitude (g) counts as: g - 1, at most 0.3 g either way
+    /// (the gate lets 0.25 g through by default, up to 0.9 g when configured so).
     @inline(__always)
     static func deviation(_ g: Double) -> Double { min(max(g - 1, -largestDeviationG), largestDeviationG) }
 
     /// Closes a block of `seconds` at `time` whose magnitudes (`deviation`s)
-    /// are `magnitude`; `noiseG` is the magnitude noise of the sensor when
-    /// still, in g. Returns true when the jostled state changed.
-    mutating func closeBlock(_ magnitude: Moments, seconds: Double, at time: Double, noiseG: Double) -> Bool {
+    /// are `magnitude`. Returns true when the jostled state changed.
+    mutating func closeBlock(_ magnitude: Moments, seconds: Double, at time: Double) -> Bool {
         let fast = seconds / (Self.levelSeconds + seconds)
         let slow = seconds / (Self.slowMeanSeconds + seconds)
         if magnitude.count > 0 {
@@ -57,7 +58,7 @@ struct JostleMeter: Equatable, Sendable {
             slowMagnitude = updated
             slowMagnitudeG = 1 + updated
         }
-        let on = max(Self.onG, Self.noiseFactor * noiseG)
+        let on = Self.onG
         if !isJostled {
             guard levelSquared > on * on else { return false }
             isJostled = true

@@ -172,7 +172,7 @@ public struct ScrollEngine: Sendable {
             verdict = .rejected(.notGravity(magnitudeG: magnitudeG))
             freshness.refreshDeadline()
             let before = intent.motion
-            intent.observeRejected(magnitudeG: magnitudeG, at: time)
+            intent.observeRejected(at: time)
             if intent.motion != before {
                 enter(intent.motion, gravity: lastGravity, at: time)
                 updateTargets()
@@ -320,46 +320,71 @@ public struct ScrollEngine: Sendable {
         }
 
         raw = RawPose(gravity: g, length: length, in: frameOrientation)
+        var continuousPitch = raw.pitch
         if freshStart || pitchFilter.value == nil {
             restartFilters(at: time)
             intent.forgetRun()
         } else if let previous = pitchFilter.value {
             // Follow the pitch continuously across +-180 degrees.
-            pitchFilter.filter(previous + MathFunctions.wrappedDegrees(raw.pitch - previous), at: time)
+            continuousPitch = previous + MathFunctions.wrappedDegrees(raw.pitch - previous)
+            pitchFilter.filter(continuousPitch, at: time)
             if settings.horizontal { rollFilter.filter(raw.roll, at: time) }
         }
 
-        switch neutralPose.state {
-        case .awaitingSample:
-            neutralPose.capture(g, in: frameOrientation)
-            restartFilters(at: time)
-            setNeutralAngles(raw.angles)
-            gesture.arm()
-        case .settling:
-            if neutralPose.settle(with: g, at: time) {
-                if intent.motion == .lifting { settleAfterPickUp() } else { captureSmoothedNeutral() }
+        if !neutralPose.isSet {
+            switch neutralPose.state {
+            case .awaitingSample:
+                neutralPose.capture(g, in: frameOrientation)
+                restartFilters(at: time)
+                setNeutralAngles(raw.angles)
+                gesture.arm()
+            case .settling:
+                if neutralPose.settle(with: g, at: time) {
+                    if intent.motion == .lifting { settleAfterPickUp() } else { captureSmoothedNeutral() }
+                }
+            case .set:
+                break
             }
-        case .set:
-            break
         }
+        let sinRoll = raw.sinRoll
         if neutralPose.isSet {
-            gesture.observe(sinRoll: raw.sinRoll, smoothedRoll: settings.horizontal ? smoothedRoll : nil)
+            gesture.observe(sinRoll: sinRoll, smoothedRoll: settings.horizontal ? smoothedRoll : nil)
         }
-        observeIntent(g, magnitudeG: length / standardGravity, at: time)
-        updateTargets()
+        guard let pitch = pitchFilter.value else {
+            updateTargets()
+            return
+        }
+        let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        let sample = (pitch: continuousPitch, sinRoll: sinRoll, magnitudeG: length / standardGravity)
+        if observeIntent(sample, gravity: g, pitch: pitch, forward: forward, at: time) {
+            updateTargets()
+        } else {
+            updateTargets(smoothedForward: forward)
+        }
     }
 
     // MARK: - Intent
 
+    /// Feeds the intent guard one accepted sample (its continuous pitch, the
+    /// sine of its roll, its magnitude; `pitch`: the smoothed pitch,
+    /// `forward`: its tilt from neutral). Returns true if the neutral pose moved.
     @inline(__always)
-    private mutating func observeIntent(_ g: Vector3, magnitudeG: Double, at time: Double) {
-        guard let pitch = pitchFilter.value else { return }
+    private mutating func observeIntent(
+        _ sample: (pitch: Double, sinRoll: Double, magnitudeG: Double), gravity g: Vector3, pitch: Double,
+        forward: Double, at time: Double
+    ) -> Bool {
         let before = intent.motion
-        let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
         let sideways = settings.horizontal ? smoothedRoll - neutralAngles.roll : 0
-        intent.observe(g, magnitudeG: magnitudeG, pitch: pitch, tilt: forward, sidewaysTilt: sideways, at: time)
-        if intent.neutralShift.pitch != 0 || intent.neutralShift.roll != 0 { followDrift() }
+        intent.observe(
+            rawPitch: sample.pitch, sinRoll: sample.sinRoll, magnitudeG: sample.magnitudeG, pitch: pitch,
+            tilt: forward, sidewaysTilt: sideways, at: time)
+        var moved = false
+        if intent.neutralShift.pitch != 0 || intent.neutralShift.roll != 0 {
+            followDrift()
+            moved = true
+        }
         if intent.motion != before { enter(intent.motion, gravity: g, at: time) }
+        return moved
     }
 
     /// The intent guard entered `state`.
@@ -442,16 +467,25 @@ public struct ScrollEngine: Sendable {
         gesture.arm()
     }
 
-    private mutating func updateTargets() {
+    /// The speeds the pose asks for. `smoothedForward`, when the caller has
+    /// it, is the smoothed pitch's tilt from neutral.
+    private mutating func updateTargets(smoothedForward: Double? = nil) {
         guard neutralPose.isSet, !freshness.isStale, !tracker.isPending, gesture.isArmed,
-            intent.state.allowsScrolling, let pitch = pitchFilter.value
+            intent.allowsScrolling, let pitch = pitchFilter.value
         else {
             vertical.target = 0
             horizontal.target = 0
             return
         }
         // While carried, the curve sees the pitch through a further low-pass.
-        let forward = MathFunctions.wrappedDegrees((intent.jostledPitch ?? pitch) - neutralAngles.pitch)
+        var forward: Double
+        if let jostled = intent.jostledPitch {
+            forward = MathFunctions.wrappedDegrees(jostled - neutralAngles.pitch)
+        } else if let known = smoothedForward {
+            forward = known
+        } else {
+            forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        }
         // Away from the user scrolls towards the end: negative REL_WHEEL.
         var v = abs(raw.sinRoll) > Self.poleRollSine ? 0 : -vertical.curve.speed(forTilt: forward)
         if settings.invert { v = -v }

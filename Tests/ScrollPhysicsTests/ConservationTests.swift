@@ -120,7 +120,7 @@ import Testing
     @Test func carriesSubUnitRemaindersAcrossFrames() {
         var s = ScrollSettings()
         s.speed = 0.3  // 36 units/s: 0.6 of a unit per 60 Hz frame
-        let r = simulate(s, to: 12) { t in Pose.gravity(away: 20 + 40 * ease(t, 0.2, 0.5)) }
+        let r = simulate(s, to: 12) { t in Pose.held(away: 20 + 40 * ease(t, 0.2, 0.5), at: t) }
         let steady = r.frames(in: 2.0001...12)
         #expect(steady.allSatisfy { $0.frame.verticalHiRes == -1 })
         let calls = r.clock.filter { $0.time > 2.0001 && $0.time <= 12 }.count
