@@ -116,7 +116,7 @@ for scenario in FeelScenario.all {
         let stops = runs.flatMap { $0.tilts.compactMap(\.stopLatency) }
         let holds = runs.flatMap(\.holds)
         let restStops = runs.flatMap(\.restStops)
-        let silent = if case .silent = scenario.expectation { true } else { false }
+        let silent = !scenario.unwanted.isEmpty
         print(
             pad(scenario.name, 18) + pad(part.name, 14) + fixed(detents, 1, width: 9)
                 + (silent ? fixed(unwanted, 0, width: 9) : pad("-", 9))

@@ -390,12 +390,13 @@ struct IntentGuard: Equatable, Sendable {
     }
 
     /// Start over (device lost, deactivation), keeping the settings, the
-    /// resolution and what was learnt of the noise.
+    /// resolution, what was learnt of the noise, and the touch layer.
     mutating func reset() {
         var kept = IntentGuard()
         kept.stillness = stillness
         kept.stillness.reset()
         kept.pauseOnTouch = pauseOnTouch
+        kept.touching = touching  // a finger on the screen stays there when the sensor goes
         (kept.deadZone, kept.halfDeadZone, kept.wakeTilt, kept.halfHorizontalDeadZone, kept.wakeSideways) =
             (deadZone, halfDeadZone, wakeTilt, halfHorizontalDeadZone, wakeSideways)
         self = kept

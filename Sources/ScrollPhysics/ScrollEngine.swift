@@ -96,7 +96,7 @@ public struct ScrollEngine: Sendable {
         gesture.configure(for: s)
         intent.configure(
             deadZoneDegrees: s.deadZoneDegrees, horizontalDeadZoneDegrees: s.horizontalDeadZoneDegrees,
-            pauseOnTouch: true)
+            pauseOnTouch: s.pauseOnTouch)
         pitchFilter.minCutoff = s.smoothingMinCutoff
         pitchFilter.beta = s.smoothingBeta
         rollFilter.minCutoff = s.smoothingMinCutoff
@@ -195,6 +195,30 @@ public struct ScrollEngine: Sendable {
             if intent.motion == .lifting { intent.settled() }
         } else {
             neutralPose.awaitSample()
+        }
+        updateTargets()
+        scheduleIfNeeded()
+    }
+
+    /// A finger or pen touched a touchscreen or tablet (`touching` true: the
+    /// first contact began) or the last contact lifted (false), at `time`;
+    /// repeating the same value changes nothing. With `pauseOnTouch` tilt
+    /// stops scrolling at once (motion up to `time` is still emitted, in the
+    /// next frame at the latest) until the last contact lifts; then, with
+    /// `zeroOnTouch`, the pose held becomes the neutral one, so scrolling
+    /// resumes from it without a jump.
+    public mutating func touch(_ touching: Bool, at time: Double) {
+        guard touching != intent.touching else { return }
+        if time.isFinite { advance(to: time) }
+        intent.touch(touching)
+        if touching {
+            if settings.pauseOnTouch {
+                vertical.stopNow()
+                horizontal.stopNow()
+            }
+        } else if settings.zeroOnTouch, !freshness.isStale, lastGravity != nil, pitchFilter.value != nil {
+            captureSmoothedNeutral()
+            if intent.motion == .lifting { intent.settled() }
         }
         updateTargets()
         scheduleIfNeeded()

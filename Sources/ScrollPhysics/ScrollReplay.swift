@@ -5,6 +5,8 @@ public struct ReplayStep: Equatable, Sendable {
         case sample(index: Int)
         /// `frame(at:)` was called because the output clock was due.
         case frame
+        /// The trace's touch line: a contact began (true) or the last one ended.
+        case touch(touching: Bool)
     }
 
     public var time: Double
@@ -37,10 +39,11 @@ public struct ReplaySummary: Equatable, Sendable {
 }
 
 /// Drives a `ScrollEngine` through a trace exactly as the daemon does:
-/// samples are fed at their times, `frame(at:)` is called whenever
-/// `nextFrameTime` is due, the two interleaved in time order (a frame due at
-/// the same instant as a sample comes first), and the first accepted sample
-/// becomes the neutral pose. After the last sample the clock keeps running
+/// samples are fed at their times, touches (`Trace.touches`) passed to
+/// `touch(_:at:)`, `frame(at:)` is called whenever `nextFrameTime` is due,
+/// all interleaved in time order (a frame due at the same instant as a
+/// sample or touch comes first, a touch before a sample), and the first
+/// accepted sample becomes the neutral pose. After the last sample the clock keeps running
 /// until the engine stops it (stale data stops scrolling), so the end of a
 /// trace is replayed too.
 ///
@@ -52,7 +55,9 @@ public struct ScrollReplay: IteratorProtocol, Sequence, Sendable {
     public private(set) var engine: ScrollEngine
     public private(set) var summary = ReplaySummary()
     private let samples: [Trace.Sample]
+    private let touches: [Trace.Touch]
     private var index = 0
+    private var touchIndex = 0
     /// Frames after the last sample stop here even if the engine would go on
     /// (it never does: stale data stops it well before).
     private var endOfClock = Double.infinity
@@ -60,6 +65,7 @@ public struct ScrollReplay: IteratorProtocol, Sequence, Sendable {
     public init(trace: Trace, settings: ScrollSettings) {
         engine = ScrollEngine(settings: settings)
         samples = trace.samples
+        touches = trace.touches
         // A trace in counts says its resolution; one already in m/s^2 (scale 1) does not.
         let s = trace.scale
         if s.x == s.y, s.y == s.z, s.x != 1 { engine.setSensorResolution(s.x) }
@@ -67,7 +73,9 @@ public struct ScrollReplay: IteratorProtocol, Sequence, Sendable {
 
     public mutating func next() -> ReplayStep? {
         let sampleTime: Double? = index < samples.count ? samples[index].time : nil
-        if let due = engine.nextFrameTime, due <= (sampleTime ?? endOfClock) {
+        let touchTime: Double? = touchIndex < touches.count ? touches[touchIndex].time : nil
+        let input = Swift.min(sampleTime ?? .infinity, touchTime ?? .infinity)
+        if let due = engine.nextFrameTime, due <= (input.isFinite ? input : endOfClock) {
             let frame = engine.frame(at: due)
             summary.frameCalls += 1
             if let f = frame {
@@ -78,6 +86,12 @@ public struct ScrollReplay: IteratorProtocol, Sequence, Sendable {
                 summary.horizontalDetents += Int(f.horizontalDetents)
             }
             return ReplayStep(time: due, event: .frame, frame: frame, readout: engine.readout)
+        }
+        if let time = touchTime, time <= sampleTime ?? .infinity {
+            let touching = touches[touchIndex].touching
+            touchIndex += 1
+            engine.touch(touching, at: time)
+            return ReplayStep(time: time, event: .touch(touching: touching), frame: nil, readout: engine.readout)
         }
         guard let time = sampleTime else { return nil }
         let sample = samples[index]
@@ -132,6 +146,7 @@ public struct ReplayPrinter {
         if case .sample = step.event, case .rejected = r.lastSample {
             out.write("\(t) event sample \(r.lastSample)\n")
         }
+        if case .touch(let touching) = step.event { out.write("\(t) event touch \(touching ? "begin" : "end")\n") }
         if let f = step.frame {
             out.write(
                 "\(t) wheel=\(f.verticalHiRes)/\(f.verticalDetents) hwheel=\(f.horizontalHiRes)/\(f.horizontalDetents)"

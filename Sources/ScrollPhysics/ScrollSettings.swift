@@ -55,6 +55,14 @@ public struct ScrollSettings: Equatable, Sendable {
     /// Expected sensor rate, Hz (`[Device] SampleRate=`), 1...1000; data older than three
     /// periods is stale.
     public var sampleRate: Double = 50
+    /// While a finger or pen is on a touchscreen or tablet, tilt does not scroll
+    /// (`[Scroll] PauseOnTouch=`, yes or no): the hand is scrolling then. The pause
+    /// begins within one output frame of `ScrollEngine.touch(true, at:)`.
+    public var pauseOnTouch: Bool = true
+    /// When the last contact lifts, the pose held then becomes the neutral one
+    /// (`[Scroll] ZeroOnTouch=`, yes or no), so that after scrolling by hand the
+    /// reader goes on from the angle they hold, without a jump.
+    public var zeroOnTouch: Bool = true
 
     public init() {}
 }

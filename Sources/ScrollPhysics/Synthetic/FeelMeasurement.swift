@@ -28,7 +28,7 @@ public struct FeelMeasurement: Equatable, Sendable {
 
     /// Whole detents emitted, both axes, either direction.
     public var detents: Int
-    /// Of those, the ones from a `.silent(after:)` scenario's time on.
+    /// Of those, the ones where the scenario wants silence (`FeelScenario.unwanted`).
     public var unwantedDetents: Int
     /// Hi-res units emitted, both axes, either direction.
     public var hiResUnits: Int
@@ -45,11 +45,8 @@ public struct FeelMeasurement: Equatable, Sendable {
         func detentsOf(_ f: ScrollFrame) -> Int { abs(Int(f.verticalDetents)) + abs(Int(f.horizontalDetents)) }
         detents = frames.reduce(0) { $0 + detentsOf($1.frame) }
         hiResUnits = frames.reduce(0) { $0 + abs(Int($1.frame.verticalHiRes)) + abs(Int($1.frame.horizontalHiRes)) }
-        if case .silent(let after) = scenario.expectation {
-            unwantedDetents = frames.filter { $0.time >= after }.reduce(0) { $0 + detentsOf($1.frame) }
-        } else {
-            unwantedDetents = 0
-        }
+        unwantedDetents = frames.filter { f in scenario.unwanted.contains { $0.contains(f.time) } }
+            .reduce(0) { $0 + detentsOf($1.frame) }
         let episodes = scenario.tiltEpisodes(deadZoneDegrees: settings.deadZoneDegrees)
         let end = scenario.script.duration + 10
         tilts = episodes.enumerated().map { i, e in

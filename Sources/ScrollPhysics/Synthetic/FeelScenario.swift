@@ -3,29 +3,35 @@
 /// slumping, walking, riding. Each is a `MotionScript` plus what the right
 /// behaviour is, so a report can say how far a run is from it.
 public struct FeelScenario: Sendable {
-    public enum Expectation: Equatable, Sendable {
-        /// Every deliberate tilt out of the dead zone scrolls, and only those.
-        case scrollsWhenTilted
-        /// Nothing is emitted from `after` on (put down, picked up at a new
-        /// angle, drifting, walking, riding, touched).
-        case silent(after: Double)
-    }
-
     public var name: String
     public var summary: String
     public var script: MotionScript
     /// The reading pose the person starts in (the engine's first neutral).
     public var readingPitch: Double
-    public var expectation: Expectation
+    /// Where nothing should be emitted: put down (from 2 s after the
+    /// touchdown), picked up at a new angle, drifting, walking, riding,
+    /// touched. Deliberate tilts out of the dead zone should scroll.
+    public var unwanted: [ClosedRange<Double>]
+    /// When the pose held becomes the neutral one in the script (a finger
+    /// lifting with `ZeroOnTouch`): tilts are measured from it afterwards.
+    public var rezero: (time: Double, pitch: Double)?
 
     public init(
-        _ name: String, _ summary: String, script: MotionScript, readingPitch: Double, expectation: Expectation
+        _ name: String, _ summary: String, script: MotionScript, readingPitch: Double,
+        unwanted: [ClosedRange<Double>] = [], rezero: (time: Double, pitch: Double)? = nil
     ) {
         self.name = name
         self.summary = summary
         self.script = script
         self.readingPitch = readingPitch
-        self.expectation = expectation
+        self.unwanted = unwanted
+        self.rezero = rezero
+    }
+
+    /// The pitch tilts are measured from at `time`.
+    public func neutralPitch(at time: Double) -> Double {
+        if let r = rezero, time >= r.time { return r.pitch }
+        return readingPitch
     }
 
     /// Times the device came to rest on a surface from a hand.
@@ -48,7 +54,7 @@ public struct FeelScenario: Sendable {
         while Double(steps) * 0.001 <= end {
             let t = Double(steps) * 0.001
             steps += 1
-            let out = abs(script.intendedPose(at: t).pitch - readingPitch) > deadZoneDegrees
+            let out = abs(script.intendedPose(at: t).pitch - neutralPitch(at: t)) > deadZoneDegrees
             if out, exit == nil {
                 exit = t
             } else if !out, let start = exit {
@@ -69,7 +75,7 @@ public struct FeelScenario: Sendable {
             let a = k[i]
             let b = k[i + 1]
             guard a.holder == .hand, a.pitch == b.pitch, a.roll == b.roll, b.time - a.time >= 3,
-                abs(a.pitch - readingPitch) > deadZoneDegrees
+                abs(a.pitch - neutralPitch(at: b.time)) > deadZoneDegrees
             else { continue }
             spans.append(a.time...b.time)
         }
@@ -99,7 +105,7 @@ extension FeelScenario {
                     held(0, 30), held(4, 30), held(4 + seconds, 30 + degrees), held(10, 30 + degrees),
                     held(10 + seconds, 30), held(14, 30),
                 ], hand: hand),
-            readingPitch: 30, expectation: .scrollsWhenTilted)
+            readingPitch: 30)
     }
 
     public static let tiltAway12 = deliberateTilt("tilt-away-12", by: 12, over: 0.5)
@@ -113,7 +119,7 @@ extension FeelScenario {
         "hold-12-for-30s", "read at 30, tilt away 12 deg at 3 s, hold 30 s with little sway, back",
         script: MotionScript(
             [held(0, 30), held(3, 30), held(3.5, 42), held(33.5, 42), held(34, 30), held(37, 30)], hand: .steady),
-        readingPitch: 30, expectation: .scrollsWhenTilted)
+        readingPitch: 30)
 
     /// Reading at 35 degrees, then put down at `restPitch` and left for 30 s.
     public static func putDown(_ name: String, on what: String, at restPitch: Double, carriage: Carriage? = nil)
@@ -124,7 +130,7 @@ extension FeelScenario {
             script: MotionScript(
                 [held(0, 35), held(3, 35), lying(3.7, restPitch), lying(33.7, restPitch)],
                 carriage: carriage.map { [(3.7...33.7, $0)] } ?? []),
-            readingPitch: 35, expectation: .silent(after: 3.7 + 2))
+            readingPitch: 35, unwanted: [(3.7 + 2)...Double.infinity])
     }
 
     public static let putDownFlat = putDown("put-down-flat", on: "flat on a table", at: 90)
@@ -142,7 +148,7 @@ extension FeelScenario {
             "read at 35, put down flat at 3 s, picked up at 15 s and held at \(pitch)"
                 + (thenTilt ? ", tilted 12 deg away at 20 s" : ""),
             script: MotionScript(frames), readingPitch: 35,
-            expectation: thenTilt ? .scrollsWhenTilted : .silent(after: 3.7 + 2))
+            unwanted: [(3.7 + 2)...(thenTilt ? 20 : Double.infinity)])
     }
 
     public static let pickUpAtNewAngle = pickUp("pick-up-new-angle", to: 55, thenTilt: false)
@@ -152,29 +158,41 @@ extension FeelScenario {
     public static let slowSlump = FeelScenario(
         "slow-slump", "read at 30, slumping 6 deg away over a minute, then staying so for 10 s",
         script: MotionScript([held(0, 30), held(2, 30), held(62, 36), held(72, 36)]),
-        readingPitch: 30, expectation: .silent(after: 0))
+        readingPitch: 30, unwanted: [0...Double.infinity])
 
     public static let walking = FeelScenario(
         "walking", "read at 30 while walking for 20 s (0.2 g bounce, 2 deg wobble)",
         script: MotionScript(
             [held(0, 30), held(21, 30)], carriage: [(1...21, .walking(bounceG: 0.2, wobbleDegrees: 2))]),
-        readingPitch: 30, expectation: .silent(after: 0))
+        readingPitch: 30, unwanted: [0...Double.infinity])
 
     public static let walkingWithTilt = FeelScenario(
         "walking-tilt", "read at 30 while walking, tilt away 15 deg at 8 s for 4 s",
         script: MotionScript(
             [held(0, 30), held(8, 30), held(8.5, 45), held(12, 45), held(12.5, 30), held(21, 30)],
             carriage: [(1...21, .walking(bounceG: 0.2, wobbleDegrees: 2))]),
-        readingPitch: 30, expectation: .scrollsWhenTilted)
+        readingPitch: 30, unwanted: [0...7.9, 13.5...Double.infinity])
 
     public static let riding = FeelScenario(
         "riding", "read at 30 on a bumpy ride (bumps up to 1 g) for 30 s",
         script: MotionScript([held(0, 30), held(31, 30)], carriage: [(1...31, .riding())], seed: 7),
-        readingPitch: 30, expectation: .silent(after: 0))
+        readingPitch: 30, unwanted: [0...Double.infinity])
+
+    /// Read at 30, scrolling at 42 from 3 s; a finger on the screen from 6 s
+    /// to 8 s while the hand settles to 38; tilted 12 degrees further at 11 s.
+    public static let touchAndScroll = FeelScenario(
+        "touch-and-scroll",
+        "read at 30, tilt away 12 at 3 s; touch 6-8 s while settling at 38; from 38 tilt 12 away at 11 s",
+        script: MotionScript(
+            [
+                held(0, 30), held(3, 30), held(3.5, 42), held(6, 42), held(6.8, 38), held(11, 38), held(11.5, 50),
+                held(16, 50), held(16.5, 38), held(19, 38),
+            ], contacts: [6...8]),
+        readingPitch: 30, unwanted: [(6 + 1.0 / 60)...10.9], rezero: (8, 38))
 
     /// Every scenario, in the feel report's order.
     public static let all: [FeelScenario] = [
         tiltAway12, tiltToward8, tiltAway20Fast, tiltAway10Slow, hold30s, putDownFlat, putDownOnStand, putDownOnDock,
-        pickUpAtNewAngle, pickUpAtOldAngle, slowSlump, walking, walkingWithTilt, riding,
+        pickUpAtNewAngle, pickUpAtOldAngle, slowSlump, walking, walkingWithTilt, riding, touchAndScroll,
     ]
 }

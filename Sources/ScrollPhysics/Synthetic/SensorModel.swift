@@ -71,7 +71,8 @@ public struct SyntheticSensor: Sendable {
     public mutating func acceleration(at time: Double) -> Vector3 { raw(at: time) * model.scale }
 
     /// The whole script sampled at the part's rate (times jittered, rounded
-    /// to the microsecond, never decreasing), as a trace.
+    /// to the microsecond, never decreasing), as a trace, with the script's
+    /// contacts as touch lines.
     public mutating func trace() -> Trace {
         var raw: [(time: Double, raw: Vector3)] = []
         let period = 1 / model.rate
@@ -85,6 +86,9 @@ public struct SyntheticSensor: Sendable {
             last = t
             raw.append((t, self.raw(at: t)))
         }
-        return Trace(scale: Vector3(model.scale, model.scale, model.scale), raw: raw)
+        let touches = script.contacts.sorted { $0.lowerBound < $1.lowerBound }.flatMap { c in
+            [Trace.Touch(time: c.lowerBound, touching: true), Trace.Touch(time: c.upperBound, touching: false)]
+        }
+        return Trace(scale: Vector3(model.scale, model.scale, model.scale), raw: raw, touches: touches)
     }
 }
