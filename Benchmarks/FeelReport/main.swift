@@ -1,13 +1,20 @@
 // feel-report: how scrolling feels, in numbers, for the synthetic human
 // scenarios of ScrollPhysics (`FeelScenario`): a person reading and tilting
 // on purpose, putting the device down, picking it up, slumping, walking,
-// riding. It prints numbers; it never passes or fails.
+// riding, touching the screen. It prints numbers; it never passes or fails.
 //
-//     feel-report [--parts all|NAME,...] [--seeds N]
+//     feel-report [--parts all|NAME,...] [--seeds N] [--full-rate]
 //     feel-report --replay SCENARIO [--parts NAME] [--seeds N]
 //
-// --replay prints what `tiltscrolld --replay` would for the scenario's
-// trace (frames, state changes) with the last seed, instead of the table.
+// By default the sensor is read as the daemon reads it when it follows the
+// engine's demand (`DemandDrivenRun`: the rate `sampleDemand` asks for,
+// frames on sample wake-ups and on the timer at `frameDeadline`); then a
+// second table gives what each intent state cost: the rate demanded, and
+// samples, wake-ups and frames per second measured over all scenarios and
+// seeds. --full-rate reads every sample at the part's rate instead (a trace
+// through `ScrollReplay`, as `tiltscrolld --replay` does). --replay prints
+// what `tiltscrolld --replay` would for the scenario's trace (frames, state
+// changes) with the last seed, instead of the tables.
 //
 // Per scenario and sensor part (default: the kxcjk-like part), averaged over
 // N seeds (default 3; each seed draws the sensor's noise and timing jitter
@@ -32,7 +39,7 @@ import ScrollPhysics
 #endif
 
 func usage() -> Never {
-    print("usage: feel-report [--parts all|NAME,...] [--seeds N]")
+    print("usage: feel-report [--parts all|NAME,...] [--seeds N] [--full-rate] | --replay SCENARIO")
     print("parts: " + SensorModel.parts.map(\.name).joined(separator: " ") + " " + SensorModel.hidHub10Hz.name)
     exit(2)
 }
@@ -40,6 +47,7 @@ func usage() -> Never {
 var parts: [SensorModel] = [.kxcjk]
 var seeds = 3
 var replayName: String?
+var fullRate = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -57,6 +65,8 @@ while let argument = arguments.popFirst() {
     case "--replay":
         guard let value = arguments.popFirst() else { usage() }
         replayName = value
+    case "--full-rate":
+        fullRate = true
     case "--seeds":
         guard let value = arguments.popFirst(), let n = Int(value), n > 0 else { usage() }
         seeds = n
@@ -101,15 +111,28 @@ if let name = replayName {
 }
 print(
     "feel-report: default settings (dead zone \(settings.deadZoneDegrees), max tilt \(settings.maxTiltDegrees),"
-        + " speed \(settings.speed) detents/s), \(seeds) seed\(seeds == 1 ? "" : "s") per part")
+        + " speed \(settings.speed) detents/s), \(seeds) seed\(seeds == 1 ? "" : "s") per part, "
+        + (fullRate ? "every sample at the part's rate" : "samples at the rate the engine demands"))
 print(
     pad("scenario", 18) + pad("part", 14) + pad("detents", 9) + pad("unwanted", 9) + pad("onset-ms", 9)
         + pad("stop-ms", 9) + pad("hold/s", 8) + pad("ripple", 8) + pad("rest-stop-s", 12))
+var costs = [[DemandDrivenRun.StateCost]](
+    repeating: Array(repeating: DemandDrivenRun.StateCost(), count: IntentState.allCases.count), count: parts.count)
 for scenario in FeelScenario.all {
-    for part in parts {
+    for (p, part) in parts.enumerated() {
         var s = settings
         s.sampleRate = part.rate
-        let runs = (1...seeds).map { scenario.measure(settings: s, sensor: part, seed: UInt64($0)) }
+        let runs = (1...seeds).map { seed -> FeelMeasurement in
+            if fullRate { return scenario.measure(settings: s, sensor: part, seed: UInt64(seed)) }
+            let (m, run) = scenario.measureFollowingDemand(settings: s, sensor: part, seed: UInt64(seed))
+            for (i, c) in run.costs.enumerated() {
+                costs[p][i].seconds += c.seconds
+                costs[p][i].samples += c.samples
+                costs[p][i].wakeUps += c.wakeUps
+                costs[p][i].frames += c.frames
+            }
+            return m
+        }
         let detents = mean(runs.map { Double($0.detents) })
         let unwanted = runs.map(\.unwantedDetents).max().map(Double.init)
         let onsets = runs.flatMap { $0.tilts.compactMap(\.onsetLatency) }
@@ -123,5 +146,32 @@ for scenario in FeelScenario.all {
                 + fixed(mean(onsets).map { $0 * 1000 }, 0, width: 9) + fixed(mean(stops).map { $0 * 1000 }, 0, width: 9)
                 + fixed(mean(holds.map(\.mean)).map(abs), 2, width: 8) + fixed(mean(holds.map(\.ripple)), 3, width: 8)
                 + fixed(restStops.max(), 2, width: 12))
+    }
+}
+
+if !fullRate {
+    print("")
+    print("per intent state, over all scenarios and seeds: rate demanded, then measured per second")
+    print(
+        pad("part", 14) + pad("state", 11) + pad("demand-Hz", 11) + pad("seconds", 10) + pad("samples/s", 11)
+            + pad("wake-ups/s", 12) + pad("frames/s", 10))
+    for (p, part) in parts.enumerated() {
+        for (i, state) in IntentState.allCases.enumerated() {
+            let c = costs[p][i]
+            guard c.seconds > 0 else { continue }
+            let demand = ScrollEngine(
+                settings: {
+                    var s = settings
+                    s.sampleRate = part.rate
+                    return s
+                }()
+            )
+            .demandedRate(for: state)
+            print(
+                pad(part.name, 14) + pad(state.name, 11) + fixed(demand, 2, width: 11) + fixed(c.seconds, 1, width: 10)
+                    + fixed(Double(c.samples) / c.seconds, 2, width: 11)
+                    + fixed(Double(c.wakeUps) / c.seconds, 2, width: 12)
+                    + fixed(Double(c.frames) / c.seconds, 2, width: 10))
+        }
     }
 }

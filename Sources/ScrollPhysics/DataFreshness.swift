@@ -3,9 +3,26 @@
 /// has been rejected for `rejectionHoldSeconds` (a bump or a short shake is
 /// ridden through on the last good tilt; walking or shaking for longer
 /// stops scrolling). Stale data never keeps anything scrolling.
+///
+/// Silence is measured against the rate the daemon actually delivers, not
+/// the configured one: `staleAfter` is three expected periods, the longer
+/// of the period the engine asked for (`ScrollEngine.sampleDemand`) and the
+/// last interval between two samples (at most `longestPeriod`). So a daemon
+/// that lowers the rate while the device rests is not stale, one that has
+/// not yet raised it again after a pick-up is not either, and one that
+/// ignores the demand altogether is held to what it delivers.
 struct DataFreshness: Equatable, Sendable {
-    /// Seconds of silence after which the data is stale.
-    var staleAfter: Double
+    /// The period the engine asked for, seconds.
+    private(set) var requestedPeriod: Double
+    /// The longest interval taken as a delivered period (so that one long
+    /// silence does not make the next one count as normal), seconds.
+    var longestPeriod: Double
+    /// The last interval between two samples heard, at most `longestPeriod`.
+    private(set) var deliveredPeriod = 0.0
+    /// Seconds between samples expected now.
+    private(set) var expectedPeriod: Double
+    /// Seconds of silence after which the data is stale: three expected periods.
+    private(set) var staleAfter: Double
     /// The last sample with a usable time stamp, accepted or not.
     private(set) var lastSampleTime: Double?
     /// The last sample that passed every check.
@@ -14,10 +31,34 @@ struct DataFreshness: Equatable, Sendable {
     /// When the data goes stale unless a sample comes; +infinity while stale.
     private(set) var deadline = Double.infinity
 
-    init(staleAfter: Double) { self.staleAfter = staleAfter }
+    init(period: Double) {
+        requestedPeriod = period
+        longestPeriod = period
+        expectedPeriod = period
+        staleAfter = 3 * period
+    }
+
+    /// The engine now asks for a sample every `period` seconds.
+    mutating func request(period: Double) {
+        requestedPeriod = period
+        refreshPeriod()
+        refreshDeadline()
+    }
+
+    private mutating func refreshPeriod() {
+        expectedPeriod = max(requestedPeriod, deliveredPeriod)
+        staleAfter = 3 * expectedPeriod
+    }
 
     /// A sample with a usable time stamp arrived at `time`.
-    mutating func heard(at time: Double) { lastSampleTime = time }
+    @inline(__always)
+    mutating func heard(at time: Double) {
+        if let last = lastSampleTime, time > last {
+            deliveredPeriod = min(time - last, longestPeriod)
+            refreshPeriod()
+        }
+        lastSampleTime = time
+    }
 
     /// An accepted sample at `time`: fresh again. Returns whether it came
     /// after a gap longer than `staleAfter` (or is the first one), and
@@ -53,6 +94,8 @@ struct DataFreshness: Equatable, Sendable {
     mutating func reset() {
         lastAcceptedTime = nil
         lastSampleTime = nil
+        deliveredPeriod = 0
+        refreshPeriod()
         expire()
     }
 

@@ -2,8 +2,9 @@
 ///
 ///     sample -> time and 1 g checks -> orientation (edge up) -> pitch/roll in
 ///     the user's frame -> 1-euro filter -> minus neutral -> gesture guard ->
-///     transfer curve (target speed) -> acceleration limit / inertia (speed)
-///     -> exact integral -> hi-res accumulator -> frame on the output clock
+///     intent guard (hand or table, drift, walk, touch) -> transfer curve
+///     (target speed) -> acceleration limit / inertia (speed) -> exact
+///     integral -> hi-res accumulator -> frame on the output clock
 ///
 /// Pure: no I/O, no clock, no allocation after `init`. Time is passed in as
 /// seconds on one monotonic clock (CLOCK_BOOTTIME in the daemon, so that a
@@ -11,15 +12,33 @@
 ///
 /// Its parts, each with its own tests: the pose (`OrientationTracker`,
 /// `NeutralPose`, two `OneEuroFilter`s), the `GestureGuard`, the
+/// `IntentGuard` (with its `StillnessMeter` and `JostleMeter`), the
 /// `DataFreshness`, one `AxisChannel` per wheel axis, and the `OutputClock`.
 ///
-/// How the daemon drives it:
+/// How the daemon drives it, one `poll()` loop, every call with the time it
+/// is about (a sample's time stamp, or now):
 ///
-///     engine.feed(sample, at: t)              // every sample, accepted or not
-///     if let next = engine.nextFrameTime { arm a timer for `next` } else { disarm it }
-///     // when the timer fires, at `now`:
-///     if let frame = engine.frame(at: now) { write it to uinput }
-///     re-arm for engine.nextFrameTime, or sleep with no timer when it is nil
+///     setSensorResolution(in_accel_scale)     // once per sensor: the noise floor's floor
+///     feed(sample, at: t)                     // every sample, accepted or not
+///     touch(true, at: now)                    // the first touchscreen or pen contact began
+///     touch(false, at: now)                   // the last one lifted
+///     // on every wake-up (samples, touches, the timer), at `now`:
+///     if isFrameDue(at: now), let frame = frame(at: now) { write it to uinput }
+///     // then:
+///     arm the timer for frameDeadline (nil: no timer at all)
+///     run the sensor, or the polling, at sampleDemand.rate (or faster)
+///     log readout.intent by name when it changes (resting, following, touched, ...)
+///
+/// `frameDeadline` lies beyond the next sample while the sensor is at least
+/// about as fast as the output (50 Hz against 60): the samples' wake-ups
+/// carry the frames, one wake-up per frame while scrolling. A loop that arms
+/// its timer for `nextFrameTime` instead, and takes a frame only when that
+/// is due, gets frames on the regular output clock as before; frames sum to
+/// the same distance either way (conservation). `sampleDemand` drops to
+/// 4 Hz while the device rests and to a quarter of the configured rate
+/// while it is held still inside the dead zone; the engine judges staleness
+/// by the rate actually delivered, so a daemon that ignores the demand is
+/// served as well, at its own cost.
 ///
 /// Direction contract: tilting the top edge of the display away from the user
 /// (towards lying face up) scrolls towards the end of the document, which is
@@ -75,12 +94,13 @@ public struct ScrollEngine: Sendable {
         horizontal = AxisChannel(curve: placeholder)
         limits = MotionLimits(acceleration: 1)
         clock = OutputClock(period: 1)
-        freshness = DataFreshness(staleAfter: 1)
+        freshness = DataFreshness(period: 1)
         tracker = OrientationTracker(setting: s.orientation)
         frameOrientation = tracker.orientation
         pitchFilter = OneEuroFilter(minCutoff: s.smoothingMinCutoff, beta: s.smoothingBeta)
         rollFilter = pitchFilter
         derive(from: s)
+        requestSamples()
     }
 
     private mutating func derive(from s: ScrollSettings) {
@@ -92,7 +112,7 @@ public struct ScrollEngine: Sendable {
             maxSpeed: s.speed)
         limits = MotionLimits(settings: s)
         clock.period = 1 / s.outputRate
-        freshness.staleAfter = s.staleAfterSeconds
+        freshness.longestPeriod = max(1 / s.sampleRate, 1 / Self.restingSampleRate)
         gesture.configure(for: s)
         intent.configure(
             deadZoneDegrees: s.deadZoneDegrees, horizontalDeadZoneDegrees: s.horizontalDeadZoneDegrees,
@@ -134,7 +154,7 @@ public struct ScrollEngine: Sendable {
         let s = newSettings.sanitized()
         settings = s
         derive(from: s)
-        freshness.refreshDeadline()
+        requestSamples()
         if tracker.apply(s.orientation) { reframe(at: freshness.lastAcceptedTime ?? motionTime ?? 0) }
         updateTargets()
         scheduleIfNeeded()
@@ -159,6 +179,8 @@ public struct ScrollEngine: Sendable {
             halt()
         }
         freshness.heard(at: time)
+        clock.lastSample = time
+        clock.samplePeriod = freshness.expectedPeriod
         advance(to: time)
         let a = acceleration
         guard a.x.isFinite, a.y.isFinite, a.z.isFinite else {
@@ -211,6 +233,7 @@ public struct ScrollEngine: Sendable {
         guard touching != intent.touching else { return }
         if time.isFinite { advance(to: time) }
         intent.touch(touching)
+        requestSamples()
         if touching {
             if settings.pauseOnTouch {
                 vertical.stopNow()
@@ -254,6 +277,63 @@ public struct ScrollEngine: Sendable {
     @inlinable
     public var nextFrameTime: Double? { clock.due }
 
+    /// Whether a frame taken now counts as the due one: true from
+    /// `nextFrameTime` on, and a little earlier on a wake-up for a sample, so
+    /// that sample and frame share it (`OutputClock`). Ask on every wake-up.
+    @inlinable
+    public func isFrameDue(at time: Double) -> Bool { clock.isDue(at: time) }
+
+    /// The latest time `frame(at:)` must be called by a loop that also
+    /// takes frames on sample wake-ups (`isFrameDue(at:)`): arm the timer for
+    /// it. Later than `nextFrameTime` when a sample is expected to carry the
+    /// frame; nil while nothing moves.
+    @inlinable
+    public var frameDeadline: Double? { clock.deadline }
+
+    /// How often the engine needs samples now, and the state that decides it.
+    /// The daemon may run the sensor (or its polling) this fast or faster;
+    /// slower, it loses the promises below.
+    ///
+    /// - resting: `restingSampleRate` (4 Hz, the configured rate if lower):
+    ///   a pick-up shows within a sample, so it is noticed within 0.25 s
+    ///   (the promise is 0.5 s);
+    /// - following (held still inside the dead zone): a quarter of the
+    ///   configured rate, but a sample at least every 0.1 s: the guard wakes
+    ///   at 3/4 of the dead zone or 15 degrees/s, before a deliberate tilt
+    ///   leaves it, so its onset is not delayed by the lower rate (within
+    ///   150 ms; `Benchmarks/FeelReport` measures it);
+    /// - otherwise (moving, scrolling, jostled, lifting, touched, no data
+    ///   yet): the configured rate.
+    ///
+    /// The engine follows whatever rate it gets: staleness counts in the
+    /// periods actually delivered, and filters and meters are time-based.
+    public var sampleDemand: SampleDemand {
+        SampleDemand(rate: Self.sampleRate(for: intent.state, configured: settings.sampleRate), state: intent.state)
+    }
+
+    /// Samples per second while resting.
+    public static let restingSampleRate = 4.0
+    /// The lowest rate while held still inside the dead zone.
+    public static let heldStillMinimumRate = 10.0
+
+    /// The rate `sampleDemand` asks for in `state` with these settings.
+    public func demandedRate(for state: IntentState) -> Double {
+        Self.sampleRate(for: state, configured: settings.sampleRate)
+    }
+
+    static func sampleRate(for state: IntentState, configured full: Double) -> Double {
+        switch state {
+        case .resting: min(full, restingSampleRate)
+        case .following: min(full, max(full / 4, heldStillMinimumRate))
+        case .holding, .jostled, .lifting, .touched: full
+        }
+    }
+
+    private mutating func requestSamples() {
+        freshness.request(period: 1 / Self.sampleRate(for: intent.state, configured: settings.sampleRate))
+        clock.samplePeriod = freshness.expectedPeriod
+    }
+
     /// Integrates the motion up to `time` and returns the frame to emit, or
     /// nil when it would be empty. Also brings scrolling to a stop once the
     /// data is stale, so keep calling it while `nextFrameTime` is set.
@@ -283,6 +363,7 @@ public struct ScrollEngine: Sendable {
         motionTime = nil
         tracker.cancelPending()
         intent.reset()
+        requestSamples()
     }
 
     /// The sensor's resolution, m/s^2 per count (`in_accel_scale`): the
@@ -413,6 +494,7 @@ public struct ScrollEngine: Sendable {
 
     /// The intent guard entered `state`.
     private mutating func enter(_ state: IntentState, gravity: Vector3?, at time: Double) {
+        requestSamples()
         switch state {
         case .resting:
             // Put down: stop at once, nothing is gained by a smooth stop.

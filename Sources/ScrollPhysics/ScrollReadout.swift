@@ -82,3 +82,18 @@ public struct ScrollReadout: Equatable, Sendable {
     public var verticalDistance: Double
     public var horizontalDistance: Double
 }
+
+/// How often the engine needs samples (`ScrollEngine.sampleDemand`).
+public struct SampleDemand: Equatable, Sendable, CustomStringConvertible {
+    /// Samples per second.
+    public var rate: Double
+    /// The intent state it follows from.
+    public var state: IntentState
+
+    public init(rate: Double, state: IntentState) {
+        self.rate = rate
+        self.state = state
+    }
+
+    public var description: String { "\(FixedPoint.format(rate, decimals: 2)) Hz (\(state.name))" }
+}
