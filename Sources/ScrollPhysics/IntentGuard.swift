@@ -202,8 +202,17 @@ struct IntentGuard: Equatable, Sendable {
     private var restTilt = 0.0
 
     /// How far the neutral pose should move to follow a drift, degrees
-    /// (pitch, roll); the engine applies and clears it.
-    var neutralShift = (pitch: 0.0, roll: 0.0)
+    /// (pitch, roll), and whether it should at all; the engine applies and
+    /// clears both (`takeNeutralShift()`).
+    private(set) var neutralShift = (pitch: 0.0, roll: 0.0)
+    private(set) var hasNeutralShift = false
+
+    mutating func takeNeutralShift() -> (pitch: Double, roll: Double) {
+        let shift = neutralShift
+        neutralShift = (0, 0)
+        hasNeutralShift = false
+        return shift
+    }
 
     init() {}
 
@@ -334,6 +343,7 @@ struct IntentGuard: Equatable, Sendable {
             let alpha = seconds / (Self.followSeconds + seconds)
             neutralShift.pitch += alpha * Self.followGain(mean: forward, half: halfDeadZone)
             neutralShift.roll += alpha * Self.followGain(mean: sideways, half: halfHorizontalDeadZone)
+            hasNeutralShift = neutralShift.pitch != 0 || neutralShift.roll != 0
         }
         var still = verdict.longStill
         // Carried just before the window (or in its first block: the touchdown), not since.

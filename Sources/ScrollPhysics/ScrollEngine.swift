@@ -484,7 +484,7 @@ public struct ScrollEngine: Sendable {
             rawPitch: sample.pitch, sinRoll: sample.sinRoll, magnitudeG: sample.magnitudeG, pitch: pitch,
             tilt: forward, sidewaysTilt: sideways, at: time)
         var moved = false
-        if intent.neutralShift.pitch != 0 || intent.neutralShift.roll != 0 {
+        if intent.hasNeutralShift {
             followDrift()
             moved = true
         }
@@ -510,8 +510,7 @@ public struct ScrollEngine: Sendable {
     /// The neutral pose follows a slow drift while the device is held inside
     /// the dead zone (`IntentGuard`).
     private mutating func followDrift() {
-        let shift = intent.neutralShift
-        intent.neutralShift = (0, 0)
+        let shift = intent.takeNeutralShift()
         guard neutralPose.isSet else { return }
         neutralAngles.pitch = MathFunctions.wrappedDegrees(neutralAngles.pitch + shift.pitch)
         if shift.roll != 0 {
@@ -653,6 +652,7 @@ public struct ScrollEngine: Sendable {
 
     /// After a sample or a command: start the clock when motion begins, stop
     /// it when nothing is left to do.
+    @inline(__always)
     private mutating func scheduleIfNeeded() {
         clock.start(at: motionTime, needed: needsFrame)
     }

@@ -150,18 +150,18 @@ struct StillnessMeter: Equatable, Sendable {
             origin = Angles(pitch: pitch, sinRoll: sinRoll)
             previous = origin
             hasPrevious = true
+            block = BlockSums()
             block.count = 1
-            block.distinct = 1
+            block.holdsOrigin = true
             return
         }
         block.count += 1
-        block.pitch += pitch - origin.pitch
-        block.sinRoll += sinRoll - origin.sinRoll
+        block.pitch += pitch
+        block.sinRoll += sinRoll
         let dp = pitch - previous.pitch
         let ds = sinRoll - previous.sinRoll
         if dp == 0, ds == 0 { return }
         block.differences += dp * dp + ds * ds
-        block.distinct += 1
         block.pairs += 1
         previous = Angles(pitch: pitch, sinRoll: sinRoll)
     }
@@ -185,7 +185,13 @@ struct StillnessMeter: Equatable, Sendable {
         guard hasPrevious else { return verdict }
         var closed = block
         block = BlockSums()
+        // Absolute sums while filling (the origin's own sample left out);
+        // relative to the origin from here on, which keeps them exact.
         let n = Double(closed.count)
+        let summed = closed.holdsOrigin ? n - 1 : n
+        closed.pitch -= summed * origin.pitch
+        closed.sinRoll -= summed * origin.sinRoll
+        closed.distinct = closed.pairs + (closed.holdsOrigin ? 1 : 0)
         closed.begin = start
         closed.end = time
         closed.magnitudes = magnitude
@@ -247,13 +253,15 @@ struct BlockSums: Equatable, Sendable {
     var begin = 0.0
     var end = 0.0
     var count = 0
-    /// Sums of the angles relative to the origin.
+    /// Sums of the angles relative to the origin (once closed).
     var pitch = 0.0
     var sinRoll = 0.0
+    /// Whether the block holds the origin's own sample (counted, not summed).
+    var holdsOrigin = false
     /// Sum of squared successive differences, and how many.
     var differences = 0.0
     var pairs = 0
-    /// How many distinct readings.
+    /// How many distinct readings (set when the block closes).
     var distinct = 0
     /// The samples' magnitudes, g - 1.
     var magnitudes = Moments()
