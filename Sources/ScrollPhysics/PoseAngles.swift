@@ -47,6 +47,9 @@ struct RawPose: Equatable, Sendable {
     var user = Vector3(0, -1, 0)
     var length = 1.0
     var pitch = 0.0
+    /// The sine of the roll, kept: the gesture guard, the intent guard and
+    /// the pole check all ask for it.
+    var sinRoll = 0.0
 
     init() {}
 
@@ -55,12 +58,11 @@ struct RawPose: Equatable, Sendable {
         user = orientation.userComponents(of: gravity)
         self.length = length
         pitch = MathFunctions.atan2Degrees(-user.z, -user.y)
+        sinRoll = user.x / length
     }
 
     @inline(__always)
     var roll: Double { MathFunctions.atan2Degrees(user.x, (user.y * user.y + user.z * user.z).squareRoot()) }
-    @inline(__always)
-    var sinRoll: Double { user.x / length }
     var angles: PoseAngles { PoseAngles(pitch: pitch, roll: roll) }
 }
 

@@ -183,7 +183,9 @@ public struct ScrollEngine: Sendable {
         clock.samplePeriod = freshness.expectedPeriod
         advance(to: time)
         let a = acceleration
-        guard a.x.isFinite, a.y.isFinite, a.z.isFinite else {
+        // x * 0 is NaN for an infinite or NaN x and (+-)0 otherwise: one
+        // test for all three components, cheaper than three isFinite.
+        guard a.x * 0 + a.y * 0 + a.z * 0 == 0 else {
             verdict = .rejected(.notFinite)
             freshness.refreshDeadline()
             return
@@ -202,7 +204,7 @@ public struct ScrollEngine: Sendable {
             return
         }
         verdict = .accepted
-        accept(a, length: magnitudeG * standardGravity, at: time)
+        accept(a, length: magnitudeG * standardGravity, magnitudeG: magnitudeG, at: time)
         scheduleIfNeeded()
     }
 
@@ -394,7 +396,7 @@ public struct ScrollEngine: Sendable {
 
     // MARK: - Pose
 
-    private mutating func accept(_ g: Vector3, length: Double, at time: Double) {
+    private mutating func accept(_ g: Vector3, length: Double, magnitudeG: Double, at time: Double) {
         let (afterGap, wasStale) = freshness.accept(at: time)
         lastGravity = g
         if wasStale {
@@ -460,7 +462,7 @@ public struct ScrollEngine: Sendable {
             return
         }
         let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
-        let sample = (pitch: continuousPitch, sinRoll: sinRoll, magnitudeG: length / standardGravity)
+        let sample = (pitch: continuousPitch, sinRoll: sinRoll, magnitudeG: magnitudeG)
         if observeIntent(sample, gravity: g, pitch: pitch, forward: forward, at: time) {
             updateTargets()
         } else {
