@@ -58,7 +58,7 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///                                            from inside the dead zone)
 ///     lifting   --settled-------> holding   (held still in the hand 0.3 s)
 ///     holding   --steadied------> following (two blocks within half the dead zones)
-///     following --unsteadied----> holding   (beyond 3/4 of one, or 15 deg/s)
+///     following --unsteadied----> holding   (beyond half of one, or 10 deg/s)
 ///     holding   --jostle-began--> jostled   (JostleMeter)
 ///     following --jostle-began--> jostled
 ///     jostled   --jostle-ended--> holding
@@ -151,9 +151,11 @@ struct IntentGuard: Equatable, Sendable {
     static let transportG = 0.07
     /// How long before a still window began a transport makes it a put-down.
     static let transportLeadSeconds = 1.0
-    /// Angular speed of the smoothed pitch that ends `following` at once
-    /// (a deliberate tilt starts faster than this; sway and tremor stay below).
-    static let wakeDegreesPerSecond = 15.0
+    /// Angular speed of the pitch that ends `following` at once (a
+    /// deliberate tilt starts faster than this; sway stays below 4 deg/s), as
+    /// long as it is more than the sensor's noise can make from one sample
+    /// to the next.
+    static let wakeDegreesPerSecond = 10.0
 
     /// The state of the machine under the touch layer.
     private(set) var motion = IntentState.holding {
@@ -182,9 +184,9 @@ struct IntentGuard: Equatable, Sendable {
     // The dead zones in force and what follows from them.
     private var deadZone = 4.0
     private var halfDeadZone = 2.0
-    private var wakeTilt = 3.0
+    private var wakeTilt = 2.0
     private var halfHorizontalDeadZone = 4.0
-    private var wakeSideways = 6.0
+    private var wakeSideways = 4.0
 
     // The block being filled: when it began and is due to close, and the
     // magnitudes of its samples (`JostleMeter.deviation`).
@@ -194,8 +196,11 @@ struct IntentGuard: Equatable, Sendable {
     private var lastSampleTime = -Double.infinity
     /// How many block closes in a row found the tilt within half the dead zone.
     private var steadyCloses = 0
-    /// While following: the previous sample's smoothed pitch and time.
+    /// While following: the previous sample's pitch (as read, continuous) and time.
     private var previousPitch: (value: Double, time: Double)?
+    /// A change of the pitch as read between two samples that is more than
+    /// the sensor's noise can make, degrees: 4 sqrt(2) times its noise.
+    private var wakeNoiseDegrees = 0.0
     /// When the device was last carried (see `transportG`).
     private var lastTransport = -Double.infinity
     /// The tilt from neutral where the device came to rest, degrees.
@@ -232,9 +237,9 @@ struct IntentGuard: Equatable, Sendable {
     mutating func configure(deadZoneDegrees: Double, horizontalDeadZoneDegrees: Double, pauseOnTouch: Bool) {
         deadZone = deadZoneDegrees
         halfDeadZone = deadZoneDegrees / 2
-        wakeTilt = deadZoneDegrees * 0.75
+        wakeTilt = deadZoneDegrees / 2
         halfHorizontalDeadZone = horizontalDeadZoneDegrees / 2
-        wakeSideways = horizontalDeadZoneDegrees * 0.75
+        wakeSideways = horizontalDeadZoneDegrees / 2
         self.pauseOnTouch = pauseOnTouch
     }
 
@@ -278,12 +283,16 @@ struct IntentGuard: Equatable, Sendable {
         case .resting:
             if stillness.departs(pitch: radians, sinRoll: sinRoll) { leaveRest(at: time) }
         case .following:
-            if let p = previousPitch, abs(pitch - p.value) > Self.wakeDegreesPerSecond * (time - p.time) {
+            // The pitch as read, not smoothed: at a quarter rate the filter's
+            // lag would cost the onset of a tilt a sample.
+            if let p = previousPitch,
+                abs(rawPitch - p.value) > max(Self.wakeDegreesPerSecond * (time - p.time), wakeNoiseDegrees)
+            {
                 apply(.unsteadied)
             } else if abs(forward) > wakeTilt || abs(sidewaysTilt) > wakeSideways {
                 apply(.unsteadied)
             } else {
-                previousPitch = (pitch, time)
+                previousPitch = (rawPitch, time)
             }
         case .jostled:
             lowPass(pitch, at: time)
@@ -339,6 +348,9 @@ struct IntentGuard: Equatable, Sendable {
             judgeShort: time - lastTransport <= StillnessMeter.shortSeconds + Self.transportLeadSeconds + seconds,
             judgeLong: !jostle.isJostled)
         let jostleChanged = jostle.closeBlock(magnitude, seconds: seconds, at: time)
+        let floor = stillness.noiseFloor
+        wakeNoiseDegrees =
+            floor.isFinite ? 4 * 2.0.squareRoot() * floor.squareRoot() * MathFunctions.degreesPerRadian : 0
         if motion == .following {
             let alpha = seconds / (Self.followSeconds + seconds)
             neutralShift.pitch += alpha * Self.followGain(mean: forward, half: halfDeadZone)

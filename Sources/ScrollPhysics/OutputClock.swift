@@ -7,8 +7,9 @@
 /// as it always did. A loop that also asks `isDue(at:)` whenever it wakes
 /// for a sample, and arms its timer for `deadline` instead, coalesces:
 ///
-/// - a sensor at least about as fast as the output (a period up to 1.25
-///   output periods: 48 Hz and up at 60 Hz) carries the frames: a sample
+/// - a sensor at least about as fast as the output (a period up to 1.5
+///   output periods: 40 Hz and up at 60 Hz, so that a 50 Hz part's jitter
+///   does not matter) carries the frames: a sample
 ///   takes one once at least an output period, less half a sample period,
 ///   has passed since the last (50 Hz: every sample; 100 Hz: every other),
 ///   and the deadline lies half a sample period after the next sample is
@@ -40,7 +41,7 @@ struct OutputClock: Equatable, Sendable {
     @usableFromInline var samplePeriod: Double
 
     /// A sensor period up to this many output periods carries the frames.
-    @usableFromInline static let ridingFactor = 1.25
+    @usableFromInline static let ridingFactor = 1.5
 
     init(period: Double) {
         self.period = period

@@ -301,9 +301,9 @@ public struct ScrollEngine: Sendable {
     ///   (the promise is 0.5 s);
     /// - following (held still inside the dead zone): a quarter of the
     ///   configured rate, but a sample at least every 0.1 s: the guard wakes
-    ///   at 3/4 of the dead zone or 15 degrees/s, before a deliberate tilt
-    ///   leaves it, so its onset is not delayed by the lower rate (within
-    ///   150 ms; `Benchmarks/FeelReport` measures it);
+    ///   at half the dead zone or 10 degrees/s, before a deliberate tilt
+    ///   leaves it, so its onset is barely delayed by the lower rate
+    ///   (`Benchmarks/FeelReport` measures it);
     /// - otherwise (moving, scrolling, jostled, lifting, touched, no data
     ///   yet): the configured rate.
     ///
