@@ -199,7 +199,9 @@ struct IntentGuard: Equatable, Sendable {
     /// While following: the previous sample's pitch (as read, continuous) and time.
     private var previousPitch: (value: Double, time: Double)?
     /// A change of the pitch as read between two samples that is more than
-    /// the sensor's noise can make, degrees: 4 sqrt(2) times its noise.
+    /// the sensor's noise makes but for one sample in 370 (3 sqrt 2 times
+    /// its noise, degrees): a false wake costs 0.7 s at the full rate, a late
+    /// one the onset of a tilt.
     private var wakeNoiseDegrees = 0.0
     /// When the device was last carried (see `transportG`).
     private var lastTransport = -Double.infinity
@@ -348,9 +350,10 @@ struct IntentGuard: Equatable, Sendable {
             judgeShort: time - lastTransport <= StillnessMeter.shortSeconds + Self.transportLeadSeconds + seconds,
             judgeLong: !jostle.isJostled)
         let jostleChanged = jostle.closeBlock(magnitude, seconds: seconds, at: time)
-        let floor = stillness.noiseFloor
-        wakeNoiseDegrees =
-            floor.isFinite ? 4 * 2.0.squareRoot() * floor.squareRoot() * MathFunctions.degreesPerRadian : 0
+        // The noise floor, or until there is one the noise of the short window.
+        var noise = stillness.noiseFloor
+        if !noise.isFinite { noise = stillness.noiseVariance ?? 0 }
+        wakeNoiseDegrees = 3 * 2.0.squareRoot() * noise.squareRoot() * MathFunctions.degreesPerRadian
         if motion == .following {
             let alpha = seconds / (Self.followSeconds + seconds)
             neutralShift.pitch += alpha * Self.followGain(mean: forward, half: halfDeadZone)

@@ -28,7 +28,7 @@
 /// and the ringing of a keyboard dock's keys is gone from a 0.35 s mean, but
 /// a walk sampled slowly (10 Hz against a 2 Hz bounce) has successive
 /// differences as large as noise would and must not pass for a table. And s^2
-/// is taken at most 4 times the noise floor, the quietest short window seen
+/// is taken at most 4 times the noise floor, the quietest long window seen
 /// (rising by e every 5 minutes, so that it follows a new part or a warmer
 /// one): a walk's bounce and wobble, fast against a slow sampling, would
 /// otherwise pass for noise. "Still" is R <= 3: a table fails that by chance
@@ -89,7 +89,7 @@ struct StillnessMeter: Equatable, Sendable {
     /// a 1 mg part, so that data with no noise at all (a synthetic trace, a
     /// register written by hand) still has a scale to be judged on.
     static let unknownResolutionVariance = 1e-8
-    /// The smallest noise variance per angle of a full short window;
+    /// The smallest noise variance per angle of a full long window;
     /// +infinity until measured. In g^2 too, for a magnitude: noise of s m/s^2
     /// moves both angles and the magnitude by s / g.
     private(set) var noiseFloor = Double.infinity
@@ -202,7 +202,10 @@ struct StillnessMeter: Equatable, Sendable {
         }
         short.push(closed)
         let full = short.isFull
-        if full, let v = short.totals.noiseVariance(floor: quantizationVariance) {
+        // The floor from the long window: four times the pairs of the short
+        // one, so that its minimum over many windows is not biased low (at
+        // 10 Hz the short window's minimum is half the noise).
+        if long.isFull, let v = long.totals.noiseVariance(floor: quantizationVariance) {
             noiseFloor = min(v, noiseFloor * (1 + (time - start) / Self.floorRiseSeconds))
         }
         let ceiling = Self.floorFactor * noiseFloor
