@@ -63,15 +63,16 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///     following --jostle-began--> jostled
 ///     jostled   --jostle-ended--> holding
 ///
-/// Came to rest: still over `StillnessMeter.shortSeconds` (1.4 s) beginning
-/// within a second of being carried (and not carried since) (a put-down lowers the device: its magnitude
-/// leaves 1 g by more than `transportG`, 0.07 g, which a tilt in the hand does
-/// not reach), or still over `StillnessMeter.longSeconds` (5.6 s) however it
-/// got there, as long as nothing jostles it (1.4 s block means smooth a
-/// walk's 2 Hz bounce out of the long window's scatter; `JostleMeter` does
-/// not miss it). The long window is what a steady hand needs on a noisy or
-/// coarse part not to be taken for a table; a put-down gets the short one,
-/// so scrolling stops within 2 s of it.
+/// Came to rest: still (`StillnessMeter`, thresholds from the sensor's own
+/// noise) over its short window, 1.4 s, when the window began within a
+/// second of the device being carried and it has not been carried since (a
+/// put-down lowers the device: its magnitude leaves 1 g by more than
+/// `transportG`, 0.07 g, which a tilt in the hand does not reach); or still
+/// over the long window, 5.6 s, however it got there, as long as nothing
+/// jostles it (1.4 s block means smooth a walk's 2 Hz bounce out of the
+/// long window's scatter; `JostleMeter` does not miss it). The long window
+/// is what a steady hand needs on a noisy or coarse part not to be taken for
+/// a table; a put-down gets the short one, so scrolling stops within 2 s.
 ///
 /// Leaving rest: carried (lifted) it is a pick-up, `lifting`; moved without
 /// being carried, from a rest pose inside the dead zone, it was a hand held
@@ -94,11 +95,11 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 /// Following: each 0.35 s block, the neutral pose moves towards the smoothed
 /// pose by blockSeconds / (4 s + blockSeconds) of the difference while the
 /// difference is within a quarter of the dead zone, tapering to nothing at
-/// half of it. The fastest drift it follows is thus a
-/// quarter of the dead zone per 4 s (0.25 deg/s with the default 4
-/// degrees): a slump of 6 degrees a minute (0.1 deg/s) is followed with a lag
-/// of 0.4 degrees, while a tilt across the dead zone within about 2 s (2
-/// deg/s and more) leaves the follower behind at once and scrolls as before.
+/// half of it. The fastest drift it follows is thus a quarter of the dead
+/// zone per 4 s (0.25 deg/s with the default 4 degrees): a slump of 6
+/// degrees a minute (0.1 deg/s) is followed with a lag of 0.4 degrees, while
+/// a tilt across the dead zone within about 2 s (2 deg/s and more) leaves
+/// the follower behind at once and scrolls as before.
 struct IntentGuard: Equatable, Sendable {
     enum Event: Equatable, Sendable, CaseIterable, CustomStringConvertible {
         case cameToRest

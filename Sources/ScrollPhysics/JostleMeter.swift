@@ -6,10 +6,10 @@
 /// changes the magnitude. So the meter watches the magnitude of every
 /// accepted sample (within the 1 g gate: a walk and a ride show there, and a
 /// part that glitches now and then does not), each taken at most 0.3 g from
-/// 1 g: per 0.35 s block its variance about the block
-/// mean plus the block mean's distance from the slow mean (time constant
-/// 2 s, so a part whose scale is a little off is no jostle); the level is
-/// that energy averaged with a time constant of 1 s, in g rms.
+/// 1 g: per 0.35 s block its variance about the block mean plus the block
+/// mean's distance from the slow mean (time constant 2 s, so a part whose
+/// scale is a little off is no jostle); the level is that energy averaged
+/// with a time constant of 1 s, in g rms.
 ///
 /// Jostled above 0.05 g: a walk gives 0.07-0.2, a still hand a few
 /// thousandths (the noise of the noisiest part here, 6 mg, is an eighth of
@@ -36,8 +36,6 @@ struct JostleMeter: Equatable, Sendable {
     private var calmSince: Double?
 
     init() {}
-
-    var levelG: Double { levelSquared.squareRoot() }
 
     /// What one sample's magnitude (g) counts as: g - 1, at most 0.3 g either way
     /// (the gate lets 0.25 g through by default, up to 0.9 g when configured so).
@@ -79,6 +77,4 @@ struct JostleMeter: Equatable, Sendable {
         calmSince = time
         return false
     }
-
-    mutating func reset() { self = JostleMeter() }
 }

@@ -273,9 +273,11 @@ public struct ScrollEngine: Sendable {
     }
 
     /// While scrolling (speed or target not zero, or whole units waiting),
-    /// the time at which `frame(at:)` must be called next: one output period
-    /// after the last frame, on a regular grid. nil while nothing moves: then
-    /// no timer is needed at all.
+    /// the time the output clock wants the next frame: one output period
+    /// after the last frame, on a regular grid. A loop that takes frames only
+    /// then gets them at the output rate; one that coalesces them with
+    /// samples arms its timer for `frameDeadline` instead. nil while nothing
+    /// moves: then no timer is needed at all.
     @inlinable
     public var nextFrameTime: Double? { clock.due }
 

@@ -45,7 +45,10 @@
 /// blocks, and `IntentGuard` takes the short one only right after the device
 /// was carried (a put-down lowers it onto the table), the long one otherwise.
 /// Scrolling then stops within 0.35 + 1.4 s (a block with the touchdown,
-/// four still ones) and a frame of a put-down: the promise is 2 s.
+/// four still ones) and a frame of a put-down: the promise is 2 s. A window
+/// with fewer than three readings a block is not judged at all (below about
+/// 9 Hz for the short one, 2 Hz for the long one): so few samples tell sway
+/// from noise no better than chance.
 ///
 /// s^2 never counts below the sensor's quantization, (resolution / g)^2 / 12
 /// (when the daemon passes the resolution): a coarse part that reads the
