@@ -66,6 +66,14 @@ let package = Package(
             path: "Benchmarks/PhysicsBenchmark"
         ),
 
+        // How scrolling feels, per synthetic human scenario: detents, onset and
+        // stop latency, speed ripple, sample demand (Benchmarks/README.md).
+        .executableTarget(
+            name: "feel-report",
+            dependencies: ["ScrollPhysics"],
+            path: "Benchmarks/FeelReport"
+        ),
+
         // Traces/ holds golden trace inputs and outputs, read via #filePath.
         .testTarget(name: "ScrollPhysicsTests", dependencies: ["ScrollPhysics"], exclude: ["Traces"]),
         .testTarget(name: "tiltscrolldTests", dependencies: ["tiltscrolld", "ScrollPhysics"]),

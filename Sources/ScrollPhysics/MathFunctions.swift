@@ -74,6 +74,10 @@ enum MathFunctions {
 
     static func sine(degrees: Double) -> Double { sin(degrees / degreesPerRadian) }
     static func cosine(degrees: Double) -> Double { cos(degrees / degreesPerRadian) }
+    static func sine(radians: Double) -> Double { sin(radians) }
+    static func cosine(radians: Double) -> Double { cos(radians) }
+    /// e^x.
+    static func exponential(_ x: Double) -> Double { exp(x) }
 
     /// `degrees` brought into (-180, 180], so a difference of two headings
     /// never reads as a turn of almost a full circle.

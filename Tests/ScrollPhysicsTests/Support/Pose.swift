@@ -29,6 +29,17 @@ enum Pose {
         return v * g
     }
 
+    /// The same pose held in a hand (`Hand.typical`: sway below 1 Hz and
+    /// tremor at 8-12 Hz on top) at time `t`. A pose held exactly still is a
+    /// device lying on a table to the engine, which stops scrolling; tests
+    /// of hand-held behaviour that hold a pose for seconds use this.
+    static func held(
+        away: Double, rightDown: Double = 0, orientation: ScreenOrientation = .normal, at t: Double
+    ) -> Vector3 {
+        let w = Hand.typical.wobble(at: t)
+        return gravity(away: away + w.pitch, rightDown: rightDown + w.roll, orientation: orientation)
+    }
+
     /// Gravity for a device upright-ish at `away`, turned in the screen plane
     /// by `turn` degrees clockwise from `.normal` (90 = left edge up).
     static func turned(_ turn: Double, away: Double = 0) -> Vector3 {
