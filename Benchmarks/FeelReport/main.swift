@@ -31,6 +31,7 @@
 //   ripple     (fastest bin - slowest bin) / mean over that hold
 //   rest-stop  s from a put-down's touchdown to the last frame that moves
 import ScrollPhysics
+import SyntheticMotion
 
 #if canImport(Glibc)
     import Glibc

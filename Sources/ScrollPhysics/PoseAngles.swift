@@ -28,7 +28,7 @@ public struct PoseAngles: Equatable, Sendable {
     }
 
     /// The unit gravity direction with these angles, in display axes.
-    func gravityDirection(in orientation: ScreenOrientation) -> Vector3 {
+    public func gravityDirection(in orientation: ScreenOrientation) -> Vector3 {
         let cosRoll = MathFunctions.cosine(degrees: roll)
         let user = Vector3(
             MathFunctions.sine(degrees: roll),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// "Over any interval the sum of emitted hi-res units equals the integral of
 /// velocity to within one unit: nothing lost, nothing duplicated."

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 @Suite struct IntentGuardBehaviour {
     /// The table of `IntentGuard`'s doc comment, written out independently.

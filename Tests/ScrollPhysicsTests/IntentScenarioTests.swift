@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// Issue 11's promises, on synthetic people (`FeelScenario`, the model in
 /// `Sources/ScrollPhysics/Synthetic`): every sensor part of `SensorModel`

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 @Suite struct ScrollEngineBehaviour {
     /// Gravity with sensor noise of about 0.005 g per axis (a few tenths of a degree).

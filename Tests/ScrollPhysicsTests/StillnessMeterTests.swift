@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 @Suite struct StillnessMeterBehaviour {
     /// Feeds the meter `seconds` of samples at `rate`: pitch (radians) and

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// A finger or pen on the screen (issue 11 item 4, the engine's side):
 /// `ScrollEngine.touch(_:at:)` pauses tilt within one output frame and, when

@@ -1,4 +1,5 @@
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// Golden traces of synthetic people, made from the model in
 /// `Sources/ScrollPhysics/Synthetic` (sway, tremor, a sensor part's noise and

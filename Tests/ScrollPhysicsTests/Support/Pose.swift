@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// Gravity as the accelerometer reads it for a device held a certain way,
 /// written out independently of the code under test.

@@ -1,3 +1,5 @@
+import ScrollPhysics
+
 /// An accelerometer part as synthetic traces model it: resolution, white
 /// noise, sample rate and timing jitter.
 ///

@@ -1,3 +1,5 @@
+import ScrollPhysics
+
 /// The situations the feel report and the intent tests play: a person
 /// reading and tilting on purpose, putting the device down, picking it up,
 /// slumping, walking, riding. Each is a `MotionScript` plus what the right

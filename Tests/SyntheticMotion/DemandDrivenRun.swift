@@ -1,3 +1,5 @@
+import ScrollPhysics
+
 /// A scenario run the way the daemon runs the engine once it follows the
 /// engine's sample demand (issue 14): the sensor is read at
 /// `ScrollEngine.sampleDemand.rate` (the next sample one demanded period,

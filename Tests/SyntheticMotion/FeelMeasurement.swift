@@ -1,3 +1,5 @@
+import ScrollPhysics
+
 /// How a run of a `FeelScenario` felt, in numbers: what the feel report
 /// prints and the intent tests assert on.
 public struct FeelMeasurement: Equatable, Sendable {

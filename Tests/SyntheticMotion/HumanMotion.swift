@@ -1,3 +1,5 @@
+import ScrollPhysics
+
 /// A model of how a person holds and moves a tablet, for synthetic traces:
 /// the tests' golden and property traces, the feel report
 /// (`Benchmarks/FeelReport`). Pure and deterministic: the same seed gives the

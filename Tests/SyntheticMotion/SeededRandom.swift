@@ -1,3 +1,5 @@
+import ScrollPhysics
+
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny deterministic generator,
 /// so synthetic traces and randomized properties are the same on every
 /// machine and a failure can be replayed from its seed.
