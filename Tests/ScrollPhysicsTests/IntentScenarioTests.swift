@@ -4,7 +4,7 @@ import Testing
 @testable import SyntheticMotion
 
 /// Issue 11's promises, on synthetic people (`FeelScenario`, the model in
-/// `Sources/ScrollPhysics/Synthetic`): every sensor part of `SensorModel`
+/// `Tests/SyntheticMotion`): every sensor part of `SensorModel`
 /// (2, 3 and 6 mg of noise at 50 Hz, a hub that reports hundredths of a g at
 /// 50 and 10 Hz), three seeds each (sensor noise, jitter, the hand's sway).
 /// Runs read every sample at the part's rate (`FeelScenario.measure`, what

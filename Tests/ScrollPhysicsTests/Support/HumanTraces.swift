@@ -2,7 +2,7 @@
 @testable import SyntheticMotion
 
 /// Golden traces of synthetic people, made from the model in
-/// `Sources/ScrollPhysics/Synthetic` (sway, tremor, a sensor part's noise and
+/// `Tests/SyntheticMotion` (sway, tremor, a sensor part's noise and
 /// resolution, put-down, pick-up, walking, a finger on the screen; the
 /// figures and their sources are in `HumanMotion.swift`). Regenerated like
 /// the other synthetic traces (`GoldenTraces`).
