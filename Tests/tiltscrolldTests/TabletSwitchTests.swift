@@ -86,6 +86,15 @@ struct TabletSwitchOnTheKernel {
         #expect(TabletModeSwitch.scan().contains { $0.deviceNode == DeviceText(fake.node) })
     }
 
+    @Test func aSwitchNamedWithTerminalEscapesIsShownEscaped() throws {
+        // A USB device names itself; the kernel passes the name on as it is.
+        let fake = try FakeSwitchDevice(name: "switch\u{1B}]0;owned\u{07}\u{1B}[2J", switches: [SW_TABLET_MODE])
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
+        defer { found.close() }
+        #expect(found.name.bytes == Array("switch\u{1B}]0;owned\u{07}\u{1B}[2J".utf8))
+        #expect("\(found.name)" == "switch\\x1b]0;owned\\x07\\x1b[2J")
+    }
+
     @Test func aDeviceWithOtherSwitchesIsNotOne() throws {
         let lid = try FakeSwitchDevice(name: "Lid Switch", switches: [SW_LID])
         #expect(try TabletModeSwitch.open(deviceNode: DeviceText(lid.node)) == nil)
