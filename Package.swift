@@ -72,8 +72,22 @@ let package = Package(
             path: "Benchmarks/PhysicsBenchmark"
         ),
 
+        // Synthetic people and sensors (sway, tremor, noise, walking, put-down,
+        // pick-up): the model behind the physics tests and the feel report. Not
+        // shipped: only tests and benchmarks depend on it.
+        .target(name: "SyntheticMotion", dependencies: ["ScrollPhysics"], path: "Tests/SyntheticMotion"),
+
+        // How scrolling feels, per synthetic human scenario: detents, onset and
+        // stop latency, speed ripple, sample demand (Benchmarks/README.md).
+        .executableTarget(
+            name: "feel-report",
+            dependencies: ["ScrollPhysics", "SyntheticMotion"],
+            path: "Benchmarks/FeelReport"
+        ),
+
         // Traces/ holds golden trace inputs and outputs, read via #filePath.
-        .testTarget(name: "ScrollPhysicsTests", dependencies: ["ScrollPhysics"], exclude: ["Traces"]),
+        .testTarget(
+            name: "ScrollPhysicsTests", dependencies: ["ScrollPhysics", "SyntheticMotion"], exclude: ["Traces"]),
         .testTarget(name: "tiltscrolldTests", dependencies: ["tiltscrolld", "ScrollPhysics"]),
     ]
 )

@@ -123,14 +123,15 @@ import Testing
         #expect(none.sensorName == "" && none.sensorPath == "" && none.orientation == "undefined")
     }
 
-    @Test func deviceStringsHaveNoControlCharactersAndABoundedLength() {
-        let hostile = "kx\u{1b}[2J\u{1b}]0;owned\u{07}\u{7f}\u{9b}\\" + String(repeating: "é", count: 5000)
-        let shown = PublishedProperties.deviceText(hostile)
-        #expect(shown.hasPrefix("kx\\x1b[2J\\x1b]0;owned\\x07\\x7f\\x9b\\x5c"))
-        #expect(
-            !shown.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f || (0x80...0x9f).contains($0.value) })
-        #expect(shown.hasSuffix("…") && shown.count == PublishedProperties.deviceTextLimit + 6 * 3 + 1)
-        #expect(PublishedProperties.deviceText("accel_3d") == "accel_3d")
+    @Test func theSensorsStringsAreShownEscapedAndBounded() {
+        let hostile = DeviceText("kx\u{1b}[2J\u{1b}]0;owned\u{07}\u{7f}\u{9b}" + String(repeating: "é", count: 5000))
+        let shown = PublishedProperties(
+            enabled: true, sensitivity: 1, active: true, state: .active, stateReason: "",
+            tabletMode: .unknown, sensor: (hostile, "/sys/devices/iio:device0"), orientation: nil)
+        #expect(shown.sensorName.hasPrefix("kx\\x1b[2J\\x1b]0;owned\\x07\\x7f\\xc2\\x9b"))
+        #expect(!shown.sensorName.utf8.contains { $0 < 0x20 || $0 == 0x7f })
+        #expect(shown.sensorName.hasSuffix("…") && shown.sensorName.utf8.count <= DisplayEscaping.fieldLimit)
+        #expect(shown.sensorPath == "/sys/devices/iio:device0")
     }
 
     @Test func tabletModeReadings() {

@@ -4,8 +4,8 @@ import Testing
 
 /// A sensor as the lifecycle sees it.
 struct TestSensor: LifecycleSensor {
-    var name = "kxcjk1013"
-    var sysfsPath = "/sys/devices/i2c-0/0-000f/iio:device0"
+    var name: DeviceText = "kxcjk1013"
+    var sysfsPath: DeviceText = "/sys/devices/i2c-0/0-000f/iio:device0"
     var unusableReason: String? = nil
 }
 

@@ -42,7 +42,8 @@ struct PublishedProperties: Equatable {
     /// The state's reason, in words for people.
     var stateReason: String
     var tabletMode: TabletModeReading
-    /// The accelerometer in use, escaped (`deviceText`); empty when none.
+    /// The accelerometer in use, escaped as everywhere (`DisplayEscaping`);
+    /// empty when none.
     var sensorName: String
     var sensorPath: String
     /// The edge of the display that is up, or "undefined" without a sensor.
@@ -73,7 +74,7 @@ extension PublishedProperties {
     /// The values the daemon publishes; device strings are escaped here.
     init(
         enabled: Bool, sensitivity: Double, active: Bool, state: ScrollingStateName, stateReason: String,
-        tabletMode: TabletModeReading, sensor: (name: String, path: String)?, orientation: ScreenOrientation?
+        tabletMode: TabletModeReading, sensor: (name: DeviceText, path: DeviceText)?, orientation: ScreenOrientation?
     ) {
         self.enabled = enabled
         self.sensitivity = sensitivity
@@ -81,40 +82,9 @@ extension PublishedProperties {
         self.state = state
         self.stateReason = stateReason
         self.tabletMode = tabletMode
-        self.sensorName = sensor.map { PublishedProperties.deviceText($0.name) } ?? ""
-        self.sensorPath = sensor.map { PublishedProperties.deviceText($0.path) } ?? ""
+        self.sensorName = sensor.map { $0.name.description } ?? ""
+        self.sensorPath = sensor.map { $0.path.description } ?? ""
         self.orientation = orientation?.rawValue ?? PublishedProperties.undefinedOrientation
-    }
-
-    // MARK: - Strings from devices
-
-    /// The longest device string shown, in characters; longer ones end in "…".
-    static let deviceTextLimit = 200
-
-    /// A string that came from a driver or firmware (a sensor's name, its
-    /// sysfs path) as the bus shows it: control characters (C0, DEL, C1) and
-    /// the backslash escaped as `\xNN`, bounded in length. Every device
-    /// string the daemon puts on the bus, in `Sensor` and in a state's
-    /// reason, goes through here: names and paths come from drivers and
-    /// firmware tables, not from the person reading them.
-    static func deviceText(_ raw: String) -> String {
-        var shown = ""
-        var count = 0
-        for scalar in raw.unicodeScalars {
-            if count == deviceTextLimit {
-                shown += "…"
-                break
-            }
-            count += 1
-            let value = scalar.value
-            if value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) || value == 0x5C {
-                let hex = String(value, radix: 16)
-                shown += "\\x" + (hex.count < 2 ? "0" + hex : hex)
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-        }
-        return shown
     }
 }
 

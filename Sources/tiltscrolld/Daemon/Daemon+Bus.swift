@@ -20,7 +20,7 @@ extension Daemon: BusControls {
     /// Dispatches what the bus brought (`ready`) or what its deadline asks for.
     func serveBus(ready: Bool, now: Double) {
         guard let bus else { return }
-        if !ready, (bus.connection.deadline(now: now).map { $0 > now } ?? true) { return }
+        if !ready, bus.connection.deadline(now: now).map { $0 > now } ?? true { return }
         do {
             try bus.connection.process()
         } catch {

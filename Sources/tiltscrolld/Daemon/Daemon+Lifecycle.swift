@@ -67,7 +67,9 @@ extension Daemon {
                 scrollDevice = try ScrollDevice.create(horizontal: configuration.scroll.horizontal)
             } catch {
                 opened.release()
-                step(.openFailed(CaptureFailure(step: .scrollDevice, message: "\(error)", retryMayMend: false)), now: now)
+                step(
+                    .openFailed(CaptureFailure(step: .scrollDevice, message: "\(error)", retryMayMend: false)), now: now
+                )
                 return
             }
         }

@@ -109,7 +109,8 @@ final class Daemon {
         _ configuration: Configuration, _ controls: UserControls, _ sink: FrameSink, hasDeviceMonitor: Bool
     ) -> Lifecycle {
         Lifecycle(
-            activation: ActivationInputs(mode: configuration.activation.when, tabletMode: nil, enabled: controls.enabled),
+            activation: ActivationInputs(
+                mode: configuration.activation.when, tabletMode: nil, enabled: controls.enabled),
             followsActivation: sink.followsActivation, hasDeviceMonitor: hasDeviceMonitor)
     }
 

@@ -1,9 +1,9 @@
 /// What the lifecycle needs to know of an accelerometer.
 protocol LifecycleSensor: Equatable {
     /// The IIO `name` attribute, as the driver reports it.
-    var name: String { get }
+    var name: DeviceText { get }
     /// The udev syspath.
-    var sysfsPath: String { get }
+    var sysfsPath: DeviceText { get }
     /// Why the sensor cannot be used as it is described (a malformed mount
     /// matrix or scale); nil when it can. No retry mends it, a udev change can.
     var unusableReason: String? { get }
@@ -119,9 +119,9 @@ struct SensorLifecycle<Sensor: LifecycleSensor> {
         /// A capture proved itself after this many failed attempts.
         case recovered(attempts: Int)
         /// The sensor went away: its name, and the failure that showed it, if any.
-        case gone(String, CaptureFailure?)
+        case gone(DeviceText, CaptureFailure?)
         /// The sensor chosen cannot be used: its name and why.
-        case unusable(String, String)
+        case unusable(DeviceText, String)
         /// Start-up failed for good.
         case fatal(CaptureFailure)
     }
@@ -269,7 +269,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor> {
             if stillExists {
                 report = fail(failure, now)
             } else {
-                let name = sensor?.name ?? ""
+                let name: DeviceText = sensor?.name ?? ""
                 forgetSensor()
                 state = .lookingForSensor
                 report = .gone(name, failure)

@@ -11,6 +11,18 @@ struct CalibrationRecord: Equatable {
     /// Direction of gravity in the neutral pose, after the mount matrix; a unit vector.
     var neutral: Vector3
 
+    init(deviceName: String, devicePath: String, neutral: Vector3) {
+        self.deviceName = deviceName
+        self.devicePath = devicePath
+        self.neutral = neutral
+    }
+
+    /// The pose measured on a discovered device, named as the kernel names
+    /// it. A name with control characters cannot be saved (`CalibrationFormat`).
+    init(deviceName: DeviceText, devicePath: DeviceText, neutral: Vector3) {
+        self.init(deviceName: deviceName.unescaped, devicePath: devicePath.unescaped, neutral: neutral)
+    }
+
     /// Whether this pose was measured on the sensor `name` at `sysfsPath`.
     ///
     /// The `iio:deviceN` index follows probe order and can change between
@@ -78,7 +90,9 @@ enum CalibrationFormat {
     /// The record in `text`, or the first problem found.
     static func parse(_ text: String) throws(RecordFormatError) -> CalibrationRecord {
         let values = try KeyValueText.values(in: text, keys: ["version", "device-name", "device-path", "neutral"])
-        let version = values["version"]!, name = values["device-name"]!, path = values["device-path"]!
+        let version = values["version"]!
+        let name = values["device-name"]!
+        let path = values["device-path"]!
         let neutral = values["neutral"]!
         guard DecimalNumber.parseInteger(version.text) == Int64(self.version) else {
             throw RecordFormatError(

@@ -43,7 +43,9 @@ extension UserControls: PersistedRecord {
         name: "controls", storage: .state, kind: "controls", sizeLimit: 1024, permissions: .masked(0o644))
 
     func formatted() throws(RecordFormatError) -> String {
-        if let problem = UserControls.problem(withSensitivity: sensitivity) { throw RecordFormatError(message: problem) }
+        if let problem = UserControls.problem(withSensitivity: sensitivity) {
+            throw RecordFormatError(message: problem)
+        }
         return UserControlsFormat.format(self)
     }
 

@@ -1,63 +1,3 @@
-/// Where the user's right, up and the screen's outward normal point, in
-/// display axes, for each edge that can be up.
-///
-/// Display axes (after the mount matrix): +x towards the right edge, +y towards
-/// the top edge, +z out of the screen towards the viewer; an accelerometer at
-/// rest reads the direction of gravity, so "upright" reads (0, -g, 0). Turning
-/// the device so its left edge is up makes the old left edge (-x) the user's
-/// up and the old top edge (+y) the user's right, and so on. right x up is
-/// always +z, so every frame is right-handed and a pitch measured in it means
-/// the same thing in every orientation.
-extension ScreenOrientation {
-    /// Components of `v` in the user's frame: (right, up, out of the screen).
-    @inline(__always)
-    func userComponents(of v: Vector3) -> Vector3 {
-        switch self {
-        case .normal: return Vector3(v.x, v.y, v.z)
-        case .leftUp: return Vector3(v.y, -v.x, v.z)
-        case .rightUp: return Vector3(-v.y, v.x, v.z)
-        case .bottomUp: return Vector3(-v.x, -v.y, v.z)
-        }
-    }
-
-    /// The display-axes vector whose user-frame components are `c`; the
-    /// inverse of `userComponents(of:)`.
-    func displayVector(fromUser c: Vector3) -> Vector3 {
-        switch self {
-        case .normal: return Vector3(c.x, c.y, c.z)
-        case .leftUp: return Vector3(-c.y, c.x, c.z)
-        case .rightUp: return Vector3(c.y, -c.x, c.z)
-        case .bottomUp: return Vector3(-c.x, -c.y, c.z)
-        }
-    }
-
-    /// How much of `gravity` points at this orientation's bottom edge: the
-    /// component along the in-plane "down" of the user's frame.
-    @inline(__always)
-    func downComponent(of gravity: Vector3) -> Double {
-        switch self {
-        case .normal: return -gravity.y
-        case .leftUp: return gravity.x
-        case .rightUp: return -gravity.x
-        case .bottomUp: return gravity.y
-        }
-    }
-
-    /// The orientation whose bottom edge `gravity` points at most, with that
-    /// component.
-    static func nearest(to gravity: Vector3) -> (orientation: ScreenOrientation, downComponent: Double) {
-        var best = ScreenOrientation.normal
-        var bestDown = -gravity.y
-        if gravity.x > bestDown { (best, bestDown) = (.leftUp, gravity.x) }
-        if -gravity.x > bestDown { (best, bestDown) = (.rightUp, -gravity.x) }
-        if gravity.y > bestDown { (best, bestDown) = (.bottomUp, gravity.y) }
-        return (best, bestDown)
-    }
-
-    /// `*_to_str` for logs.
-    public var name: String { rawValue }
-}
-
 /// A gravity direction as the two angles that matter for scrolling, in the
 /// user's frame of one orientation.
 ///
@@ -88,7 +28,7 @@ public struct PoseAngles: Equatable, Sendable {
     }
 
     /// The unit gravity direction with these angles, in display axes.
-    func gravityDirection(in orientation: ScreenOrientation) -> Vector3 {
+    public func gravityDirection(in orientation: ScreenOrientation) -> Vector3 {
         let cosRoll = MathFunctions.cosine(degrees: roll)
         let user = Vector3(
             MathFunctions.sine(degrees: roll),
@@ -107,6 +47,9 @@ struct RawPose: Equatable, Sendable {
     var user = Vector3(0, -1, 0)
     var length = 1.0
     var pitch = 0.0
+    /// The sine of the roll, kept: the gesture guard, the intent guard and
+    /// the pole check all ask for it.
+    var sinRoll = 0.0
 
     init() {}
 
@@ -115,12 +58,11 @@ struct RawPose: Equatable, Sendable {
         user = orientation.userComponents(of: gravity)
         self.length = length
         pitch = MathFunctions.atan2Degrees(-user.z, -user.y)
+        sinRoll = user.x / length
     }
 
     @inline(__always)
     var roll: Double { MathFunctions.atan2Degrees(user.x, (user.y * user.y + user.z * user.z).squareRoot()) }
-    @inline(__always)
-    var sinRoll: Double { user.x / length }
     var angles: PoseAngles { PoseAngles(pitch: pitch, roll: roll) }
 }
 

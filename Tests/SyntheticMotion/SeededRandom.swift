@@ -1,12 +1,14 @@
+import ScrollPhysics
+
 /// SplitMix64 (Steele, Lea and Flood, 2014): a tiny deterministic generator,
-/// so randomized properties run the same cases on every machine and a
-/// failure can be replayed from its seed.
-struct SeededRandom: RandomNumberGenerator {
+/// so synthetic traces and randomized properties are the same on every
+/// machine and a failure can be replayed from its seed.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,12 +17,12 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// Uniform in `range`.
-    mutating func uniform(_ range: ClosedRange<Double>) -> Double {
+    public mutating func uniform(_ range: ClosedRange<Double>) -> Double {
         Double.random(in: range, using: &self)
     }
 
     /// Roughly normal (sum of uniforms), mean 0, standard deviation `sigma`.
-    mutating func gaussian(sigma: Double) -> Double {
+    public mutating func gaussian(sigma: Double) -> Double {
         var sum = 0.0
         for _ in 0..<12 { sum += uniform(0...1) }
         return (sum - 6) * sigma
