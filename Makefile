@@ -69,6 +69,14 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/tiltscroll
+# dbus-daemon reads bus policies from /usr/share/dbus-1/system.d (the
+# packages' place) and /etc/dbus-1/system.d (the administrator's) only, and
+# polkitd reads actions from /usr/share/polkit-1/actions only: neither looks
+# under /usr/local. From source the policy goes to /etc, the actions to
+# /usr/share (a file name of its own, which no package owns).
+DBUSPOLICYDIR ?= $(if $(filter /usr /usr/,$(PREFIX)),$(PREFIX)/share/dbus-1/system.d,$(SYSCONFDIR)/dbus-1/system.d)
+POLKITACTIONDIR ?= /usr/share/polkit-1/actions
+DBUSINTERFACEDIR ?= $(PREFIX)/share/dbus-1/interfaces
 INSTALL ?= install
 
 EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --config $(SYSCONFDIR)/tiltscroll.conf)
@@ -77,12 +85,16 @@ EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --
 install:
 	@test -x '$(BIN)' || { echo "$(BIN) is missing: run 'make release' first (as yourself, not root), or pass BIN=path" >&2; exit 1; }
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(UNITDIR)' '$(DESTDIR)$(UDEVRULESDIR)' \
-		'$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(SYSCONFDIR)'
+		'$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(SYSCONFDIR)' \
+		'$(DESTDIR)$(DBUSPOLICYDIR)' '$(DESTDIR)$(POLKITACTIONDIR)' '$(DESTDIR)$(DBUSINTERFACEDIR)'
 	$(INSTALL) -m 0755 '$(BIN)' '$(DESTDIR)$(BINDIR)/tiltscrolld'
 	sed -e 's|^ExecStart=.*|ExecStart=$(EXECSTART)|' systemd/tiltscrolld.service > '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp'
 	chmod 0644 '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp'
 	mv -f '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service'
 	$(INSTALL) -m 0644 udev/60-tiltscroll.rules '$(DESTDIR)$(UDEVRULESDIR)/60-tiltscroll.rules'
+	$(INSTALL) -m 0644 dbus/io.github.tiltscroll.TiltScroll1.conf '$(DESTDIR)$(DBUSPOLICYDIR)/io.github.tiltscroll.TiltScroll1.conf'
+	$(INSTALL) -m 0644 dbus/io.github.tiltscroll.TiltScroll1.xml '$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.tiltscroll.TiltScroll1.xml'
+	$(INSTALL) -m 0644 polkit/io.github.tiltscroll.policy '$(DESTDIR)$(POLKITACTIONDIR)/io.github.tiltscroll.policy'
 	$(INSTALL) -m 0644 man/tiltscrolld.8 '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8'
 	$(INSTALL) -m 0644 man/tiltscroll.conf.5 '$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5'
 	$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
@@ -93,13 +105,16 @@ install:
 		$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; \
 	fi
 	@if [ -z '$(DESTDIR)' ]; then \
-		echo "now run: systemctl daemon-reload && udevadm control --reload && udevadm trigger --subsystem-match=iio"; \
+		echo "now run: systemctl daemon-reload && systemctl reload dbus && udevadm control --reload && udevadm trigger --subsystem-match=iio"; \
 	fi
 
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/tiltscrolld' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service' \
 		'$(DESTDIR)$(UDEVRULESDIR)/60-tiltscroll.rules' '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8' \
-		'$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5' '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
+		'$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5' '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example' \
+		'$(DESTDIR)$(DBUSPOLICYDIR)/io.github.tiltscroll.TiltScroll1.conf' \
+		'$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.tiltscroll.TiltScroll1.xml' \
+		'$(DESTDIR)$(POLKITACTIONDIR)/io.github.tiltscroll.policy'
 	-rmdir '$(DESTDIR)$(DOCDIR)' 2>/dev/null
 	@if cmp -s conf/tiltscroll.conf '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; then \
 		echo "rm -f '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'"; rm -f '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; \

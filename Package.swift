@@ -43,9 +43,15 @@ let package = Package(
             providers: [.apt(["libsystemd-dev"])]
         ),
 
+        // The vtable entries of sd-bus, which only its C macros can make.
+        .target(
+            name: "CSdBus",
+            dependencies: ["CSystemd"]
+        ),
+
         .executableTarget(
             name: "tiltscrolld",
-            dependencies: ["ScrollPhysics", "CIIO", "CLibevdev", "CEvdev", "CSystemd"],
+            dependencies: ["ScrollPhysics", "CIIO", "CLibevdev", "CEvdev", "CSystemd", "CSdBus"],
             // The demo trace, as bytes in the program (DemoTrace.swift). It
             // stays where the real-kernel harness records it, the one copy.
             resources: [.embedInCode("../../Tests/realkernel/traces/kxcjk-1013.trace")],

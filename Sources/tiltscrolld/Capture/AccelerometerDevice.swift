@@ -53,3 +53,7 @@ struct AccelerometerDevice: Equatable {
 
     var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath.unescaped) }
 }
+
+extension AccelerometerDevice: LifecycleSensor {
+    var unusableReason: String? { problem?.message }
+}

@@ -11,8 +11,12 @@ struct CommandLineOptions: Equatable {
         case demo
         case replay(path: String)
         case monitor
+        /// The running daemon, over the system bus.
         case calibrate
         case toggle
+        case enable
+        case disable
+        case status
     }
 
     var action: Action = .run
@@ -22,6 +26,8 @@ struct CommandLineOptions: Equatable {
     var dryRun = false
     /// `--frames`: `--demo` prints the frame lines even on a terminal.
     var frames = false
+    /// `--json`: `--status` prints one JSON object, for scripts.
+    var json = false
     /// `--verbose`: debug messages too.
     var verbose = false
 
@@ -95,6 +101,12 @@ extension CommandLineOptions {
             case "--monitor": try action(.monitor)
             case "--calibrate": try action(.calibrate)
             case "--toggle": try action(.toggle)
+            case "--enable": try action(.enable)
+            case "--disable": try action(.disable)
+            case "--status": try action(.status)
+            case "--json":
+                try noValue()
+                options.json = true
             case "--dry-run":
                 try noValue()
                 options.dryRun = true
@@ -120,12 +132,16 @@ extension CommandLineOptions {
         if options.frames, options.action != .demo {
             throw UsageError(message: "--frames applies only to --demo")
         }
+        if options.json, options.action != .status {
+            throw UsageError(message: "--json applies only to --status")
+        }
         return options
     }
 
     static let flags = [
         "--help", "--version", "--config", "--check-config", "--list-devices", "--dry-run", "--demo", "--frames",
-        "--replay", "--monitor", "--calibrate", "--toggle", "--verbose",
+        "--replay", "--monitor", "--calibrate", "--toggle", "--enable", "--disable", "--status", "--json",
+        "--verbose",
     ]
 
     /// The known flag closest to a mistyped one, when it is close enough to be a typo.
@@ -146,13 +162,20 @@ extension CommandLineOptions {
           --frames          with --demo: print the frames, even on a terminal
           --replay FILE     run a recorded trace through the configured physics
           --monitor         show the live sensor, tilt and speed, refreshed in place
-          --calibrate       make the current pose neutral in the running daemon (SIGUSR1)
-          --toggle          switch scrolling on or off in the running daemon (SIGUSR2)
+
+        The running daemon, over the system bus (no sudo from the active session):
+          --enable          switch tilt scrolling on
+          --disable         switch tilt scrolling off
+          --toggle          switch it on when off, off when on
+          --calibrate       make the current pose neutral
+          --status          show what the daemon does and why; --json for scripts
+          --json            with --status: one JSON object
+
           -v, --verbose     print debug messages
           -h, --help        show this help
               --version     show the version
 
-        Signals: SIGUSR1 recalibrates, SIGUSR2 toggles (When=manual), SIGHUP reloads
+        Signals: SIGUSR1 recalibrates, SIGUSR2 switches on or off, SIGHUP reloads
         the configuration, SIGTERM and SIGINT stop. See tiltscrolld(8), tiltscroll.conf(5).
         """
 }

@@ -96,7 +96,45 @@ enum Commands {
         return replay(traceText: String(decoding: bytes, as: UTF8.self), origin: path, options: options)
     }
 
-    static func control(_ request: ControlRequest) -> Int32 {
+    /// `--enable`, `--disable`, `--toggle`, `--calibrate`, `--status`: the
+    /// running daemon, over the system bus. A daemon the bus cannot reach
+    /// (no system bus, or not on it: started by hand without the bus policy)
+    /// still takes `--toggle` and `--calibrate` as signals, from root or its
+    /// own user.
+    static func control(_ options: CommandLineOptions) -> Int32 {
+        do throws(ClientError) {
+            let client = try BusClient.connect()
+            switch options.action {
+            case .enable:
+                try client.setEnabled(true)
+                StandardOutput.write("Tilt scrolling is switched on.\n")
+            case .disable:
+                try client.setEnabled(false)
+                StandardOutput.write("Tilt scrolling is switched off.\n")
+            case .toggle:
+                let on = try client.toggle()
+                StandardOutput.write("Tilt scrolling is switched \(on ? "on" : "off").\n")
+            case .calibrate:
+                try client.calibrate()
+                StandardOutput.write("The current pose is neutral now.\n")
+            default:
+                let status = try client.status()
+                StandardOutput.write(options.json ? status.json() : status.rendered())
+            }
+            return 0
+        } catch .notRunning where options.action == .calibrate || options.action == .toggle {
+            return signal(options.action == .calibrate ? .calibrate : .toggle)
+        } catch .noBus(let why) where options.action == .calibrate || options.action == .toggle {
+            Log.debug("No system bus (\(why)); trying a signal")
+            return signal(options.action == .calibrate ? .calibrate : .toggle)
+        } catch {
+            Log.error("\(error)")
+            return 1
+        }
+    }
+
+    /// The request as a signal to the daemon systemd or the PID file names.
+    static func signal(_ request: ControlRequest) -> Int32 {
         do {
             let pid = try ControlClient.send(request)
             StandardOutput.write("Sent \(SignalChannel.name(request.signal)) to tiltscrolld (PID \(pid)).\n")
@@ -107,7 +145,7 @@ enum Commands {
         }
     }
 
-    static func runDaemon(_ options: CommandLineOptions, output: FrameOutput) -> Int32 {
+    static func runDaemon(_ options: CommandLineOptions, sink: FrameSink) -> Int32 {
         guard let configuration = loadConfiguration(options) else { return 1 }
         let signals: SignalChannel
         do {
@@ -117,7 +155,7 @@ enum Commands {
             return 1
         }
         let daemon = Daemon(
-            configuration: configuration, configSource: options.configSource, output: output, signals: signals,
+            configuration: configuration, configSource: options.configSource, sink: sink, signals: signals,
             now: DaemonClock.now())
         return daemon.run()
     }

@@ -89,45 +89,23 @@ enum CalibrationFormat {
 
     /// The record in `text`, or the first problem found.
     static func parse(_ text: String) throws(RecordFormatError) -> CalibrationRecord {
-        var values: [String: (line: Int, value: Substring)] = [:]
-        let keys = ["version", "device-name", "device-path", "neutral"]
-        var lineNumber = 0
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            lineNumber += 1
-            let line = trimmingSpaces(rawLine)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw RecordFormatError(line: lineNumber, message: "expected key=value, got '\(line)'")
-            }
-            let key = String(trimmingSpaces(line[..<equals]))
-            let value = trimmingSpaces(line[line.index(after: equals)...])
-            guard keys.contains(key) else {
-                throw RecordFormatError(line: lineNumber, message: "unknown key '\(key)'")
-            }
-            if let first = values[key] {
-                throw RecordFormatError(
-                    line: lineNumber, message: "'\(key)' given twice (first on line \(first.line))")
-            }
-            values[key] = (lineNumber, value)
-        }
-        for key in keys where values[key] == nil {
-            throw RecordFormatError(message: "'\(key)' is missing")
-        }
-        guard let version = values["version"], let name = values["device-name"], let path = values["device-path"],
-            let neutral = values["neutral"]
-        else { throw RecordFormatError(message: "a key is missing") }
-        guard DecimalNumber.parseInteger(version.value) == Int64(self.version) else {
+        let values = try KeyValueText.values(in: text, keys: ["version", "device-name", "device-path", "neutral"])
+        let version = values["version"]!
+        let name = values["device-name"]!
+        let path = values["device-path"]!
+        let neutral = values["neutral"]!
+        guard DecimalNumber.parseInteger(version.text) == Int64(self.version) else {
             throw RecordFormatError(
                 line: version.line,
-                message: "version '\(version.value)' is not \(self.version) (another tiltscroll wrote it)")
+                message: "version '\(version.text)' is not \(self.version) (another tiltscroll wrote it)")
         }
-        if let problem = problemWithName(String(name.value)) {
+        if let problem = problemWithName(String(name.text)) {
             throw RecordFormatError(line: name.line, message: problem)
         }
-        if let problem = problemWithPath(String(path.value)) {
+        if let problem = problemWithPath(String(path.text)) {
             throw RecordFormatError(line: path.line, message: problem)
         }
-        let fields = neutral.value.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        let fields = neutral.text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard fields.count == 3 else {
             throw RecordFormatError(line: neutral.line, message: "neutral needs 3 numbers, got \(fields.count)")
         }
@@ -142,13 +120,13 @@ enum CalibrationFormat {
         if let problem = problemWithNeutral(vector) {
             throw RecordFormatError(line: neutral.line, message: problem)
         }
-        return CalibrationRecord(deviceName: String(name.value), devicePath: String(path.value), neutral: vector)
+        return CalibrationRecord(deviceName: String(name.text), devicePath: String(path.text), neutral: vector)
     }
 
     private static func problemWithName(_ name: String) -> String? {
         if name.isEmpty { return "device-name is empty" }
         if hasControlCharacters(name) { return "device-name contains control characters" }
-        if trimmingSpaces(name).count != name.count { return "device-name has surrounding spaces" }
+        if KeyValueText.trimmingSpaces(name).count != name.count { return "device-name has surrounding spaces" }
         return nil
     }
 
@@ -167,14 +145,6 @@ enum CalibrationFormat {
             return "neutral is not a unit vector (length \(length))"
         }
         return nil
-    }
-
-    /// `text` without surrounding spaces, tabs and carriage returns.
-    static func trimmingSpaces<S: StringProtocol>(_ text: S) -> Substring {
-        var s = Substring(text)
-        while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
-        while let c = s.last, c == " " || c == "\t" || c == "\r" { s = s.dropLast() }
-        return s
     }
 
     private static func hasControlCharacters(_ text: String) -> Bool {

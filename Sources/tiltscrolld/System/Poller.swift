@@ -19,6 +19,13 @@ struct Poller {
         return entries.count - 1
     }
 
+    /// Watches `descriptor` for `events` (POLLIN, POLLOUT: what sd-bus asks
+    /// for); returns its slot for `isReady`.
+    mutating func watch(_ descriptor: FileDescriptor, events: Int16) -> Int {
+        entries.append(pollfd(fd: descriptor.rawValue, events: events, revents: 0))
+        return entries.count - 1
+    }
+
     /// Waits until a descriptor is ready or `deadline` (seconds on the daemon's
     /// clock) passes; nil waits without a timeout. EINTR counts as a wake-up.
     mutating func wait(until deadline: Double?, now: Double) throws(SystemError) {
@@ -42,6 +49,10 @@ struct Poller {
     func isReadable(_ descriptor: FileDescriptor) -> Bool {
         entries.indices.contains { entries[$0].fd == descriptor.rawValue && isReadable($0) }
     }
+
+    /// Whether anything happened on the descriptor in `slot`: what it was
+    /// watched for, an error or a hang-up.
+    func isReady(_ slot: Int) -> Bool { entries[slot].revents != 0 }
 
     /// Whether the descriptor in `slot` has input (or an error or hang-up,
     /// which its reader must see to notice).
