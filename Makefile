@@ -1,16 +1,20 @@
 # tiltscroll: build, test and install.
 #
-#   make deps     install the Debian packages the build and the tests need (uses sudo when not root)
-#   make run      build and run the daemon (or its demo where no accelerometer exists)
-#   make check    run every test: unit, umockdev integration, real kernel under QEMU
-#   make install  install into $(DESTDIR)$(PREFIX) (see the install section below)
+#   make deps       install the Debian packages building and running the daemon need (sudo when not root)
+#   make run        build and run the daemon (or its demo where no accelerometer exists)
+#   make test-deps  install those and every package the tests need besides
+#   make check      run every test: unit, umockdev integration, service, real kernel under QEMU
+#   make bench-deps install those and what Benchmarks/ needs besides
+#   make install    install into $(DESTDIR)$(PREFIX) (see the install section below)
+#
+# The packages are the rows of tools/deps.table (see tools/install-deps).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 BIN = .build/release/tiltscrolld
 
-.PHONY: all build release deps run check
+.PHONY: all build release deps test-deps bench-deps run check
 all: release
 
 build:
@@ -19,8 +23,16 @@ build:
 release:
 	$(SWIFT) build $(RELEASE_FLAGS)
 
+# The README's run command starts with this: what the build and the daemon need.
 deps:
-	tools/install-deps
+	tools/install-deps run
+
+# The README's test command (and .ci/run) starts with this: that and what every suite runs.
+test-deps:
+	tools/install-deps check
+
+bench-deps:
+	tools/install-deps bench
 
 # The README's run command: the daemon where an accelerometer exists, the demo elsewhere.
 run: release
@@ -57,6 +69,14 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/tiltscroll
+# dbus-daemon reads bus policies from /usr/share/dbus-1/system.d (the
+# packages' place) and /etc/dbus-1/system.d (the administrator's) only, and
+# polkitd reads actions from /usr/share/polkit-1/actions only: neither looks
+# under /usr/local. From source the policy goes to /etc, the actions to
+# /usr/share (a file name of its own, which no package owns).
+DBUSPOLICYDIR ?= $(if $(filter /usr /usr/,$(PREFIX)),$(PREFIX)/share/dbus-1/system.d,$(SYSCONFDIR)/dbus-1/system.d)
+POLKITACTIONDIR ?= /usr/share/polkit-1/actions
+DBUSINTERFACEDIR ?= $(PREFIX)/share/dbus-1/interfaces
 INSTALL ?= install
 # The GNOME Shell extension, system-wide: the shell looks in every
 # $XDG_DATA_DIRS/gnome-shell/extensions, /usr/local/share's included.
@@ -71,12 +91,16 @@ EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --
 install:
 	@test -x '$(BIN)' || { echo "$(BIN) is missing: run 'make release' first (as yourself, not root), or pass BIN=path" >&2; exit 1; }
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(UNITDIR)' '$(DESTDIR)$(UDEVRULESDIR)' \
-		'$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(SYSCONFDIR)'
+		'$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(SYSCONFDIR)' \
+		'$(DESTDIR)$(DBUSPOLICYDIR)' '$(DESTDIR)$(POLKITACTIONDIR)' '$(DESTDIR)$(DBUSINTERFACEDIR)'
 	$(INSTALL) -m 0755 '$(BIN)' '$(DESTDIR)$(BINDIR)/tiltscrolld'
 	sed -e 's|^ExecStart=.*|ExecStart=$(EXECSTART)|' systemd/tiltscrolld.service > '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp'
 	chmod 0644 '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp'
 	mv -f '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service'
 	$(INSTALL) -m 0644 udev/60-tiltscroll.rules '$(DESTDIR)$(UDEVRULESDIR)/60-tiltscroll.rules'
+	$(INSTALL) -m 0644 dbus/io.github.tiltscroll.TiltScroll1.conf '$(DESTDIR)$(DBUSPOLICYDIR)/io.github.tiltscroll.TiltScroll1.conf'
+	$(INSTALL) -m 0644 dbus/io.github.tiltscroll.TiltScroll1.xml '$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.tiltscroll.TiltScroll1.xml'
+	$(INSTALL) -m 0644 polkit/io.github.tiltscroll.policy '$(DESTDIR)$(POLKITACTIONDIR)/io.github.tiltscroll.policy'
 	$(INSTALL) -m 0644 man/tiltscrolld.8 '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8'
 	$(INSTALL) -m 0644 man/tiltscroll.conf.5 '$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5'
 	$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
@@ -89,13 +113,16 @@ install:
 		$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; \
 	fi
 	@if [ -z '$(DESTDIR)' ]; then \
-		echo "now run: systemctl daemon-reload && udevadm control --reload && udevadm trigger --subsystem-match=iio"; \
+		echo "now run: systemctl daemon-reload && systemctl reload dbus && udevadm control --reload && udevadm trigger --subsystem-match=iio"; \
 	fi
 
 uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/tiltscrolld' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service' \
 		'$(DESTDIR)$(UDEVRULESDIR)/60-tiltscroll.rules' '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8' \
-		'$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5' '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
+		'$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5' '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example' \
+		'$(DESTDIR)$(DBUSPOLICYDIR)/io.github.tiltscroll.TiltScroll1.conf' \
+		'$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.tiltscroll.TiltScroll1.xml' \
+		'$(DESTDIR)$(POLKITACTIONDIR)/io.github.tiltscroll.policy'
 	-rmdir '$(DESTDIR)$(DOCDIR)' 2>/dev/null
 	for f in $(GNOME_EXTENSION_FILES); do rm -f '$(DESTDIR)$(GNOME_EXTENSION)/'"$$f"; done
 	-rmdir '$(DESTDIR)$(GNOME_EXTENSION)/icons' '$(DESTDIR)$(GNOME_EXTENSION)' 2>/dev/null

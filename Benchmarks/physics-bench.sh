@@ -18,7 +18,7 @@ case $N in '' | *[!0-9]*) echo "usage: $0 [N]" >&2; exit 2 ;; esac
 N2=$((N * 2))
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)}
-command -v valgrind >/dev/null || { echo "$0: valgrind is needed (apt-get install valgrind)" >&2; exit 1; }
+command -v valgrind >/dev/null || { echo "$0: valgrind is needed (package valgrind: tools/install-deps bench)" >&2; exit 1; }
 
 "$SWIFT" build -c release --product physics-bench >&2
 BIN=$("$SWIFT" build -c release --show-bin-path)/physics-bench

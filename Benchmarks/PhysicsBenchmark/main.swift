@@ -1,6 +1,8 @@
 // physics-bench: N synthetic accelerometer samples through the whole scroll
-// physics pipeline, driven like the daemon drives it: feed every sample at
-// 50 Hz, and call frame(at:) whenever the output clock (60 Hz) is due.
+// physics pipeline, driven like the daemon drives it (ScrollEngine's doc
+// comment): feed every sample at 50 Hz, take a frame on the sample's
+// wake-up when isFrameDue(at:) says so, and on the timer at frameDeadline
+// (at 50 Hz against the 60 Hz output the samples carry the frames).
 //
 //     physics-bench [N] [default|full]
 //
@@ -79,7 +81,7 @@ func run(samples count: Int, motion: [Vector3], full: Bool) -> (frames: Int, ver
     var index = 0
     for i in 0..<count {
         let t = Double(i) * period
-        while let due = engine.nextFrameTime, due <= t {
+        while let due = engine.frameDeadline, due <= t {
             if let f = engine.frame(at: due) {
                 frames &+= 1
                 verticalTotal &+= Int64(f.verticalHiRes)
@@ -87,6 +89,11 @@ func run(samples count: Int, motion: [Vector3], full: Bool) -> (frames: Int, ver
             }
         }
         engine.feed(motion[index], at: t)
+        if engine.isFrameDue(at: t), let f = engine.frame(at: t) {
+            frames &+= 1
+            verticalTotal &+= Int64(f.verticalHiRes)
+            horizontalTotal &+= Int64(f.horizontalHiRes)
+        }
         index += 1
         if index == motion.count { index = 0 }
     }

@@ -8,8 +8,8 @@
 
 /// Thin names over libm so the rest of the module reads as plain Swift and
 /// stays free of platform imports.
-enum MathFunctions {
-    static let degreesPerRadian = 180 / Double.pi
+public enum MathFunctions {
+    public static let degreesPerRadian = 180 / Double.pi
 
     /// atan2(y, x) in degrees, in [-180, 180]; 0 for (0, 0); NaN if either is NaN.
     ///
@@ -72,8 +72,12 @@ enum MathFunctions {
     @inline(__always)
     static func logOnePlus(_ x: Double) -> Double { log1p(x) }
 
-    static func sine(degrees: Double) -> Double { sin(degrees / degreesPerRadian) }
-    static func cosine(degrees: Double) -> Double { cos(degrees / degreesPerRadian) }
+    public static func sine(degrees: Double) -> Double { sin(degrees / degreesPerRadian) }
+    public static func cosine(degrees: Double) -> Double { cos(degrees / degreesPerRadian) }
+    public static func sine(radians: Double) -> Double { sin(radians) }
+    public static func cosine(radians: Double) -> Double { cos(radians) }
+    /// e^x.
+    public static func exponential(_ x: Double) -> Double { exp(x) }
 
     /// `degrees` brought into (-180, 180], so a difference of two headings
     /// never reads as a turn of almost a full circle.

@@ -7,6 +7,7 @@
 ///     awaitingSample --first accepted sample--> set
 ///     set --recalibrate--> set (the current smoothed pose)
 ///     set --orientation changed--> settling --held still 0.3 s--> set
+///     set --picked up after resting--> settling --held still 0.3 s--> set
 ///
 /// After a rotation the user has changed grip and holds the device at a new
 /// angle; the old neutral, even carried over into the new frame, would read
@@ -37,7 +38,13 @@ public struct NeutralPose: Equatable, Sendable {
     public static let settleConeDegrees = 3.0
     private static let settleConeCosine = 0.9986295347545738  // cos 3
 
-    public private(set) var state: State = .awaitingSample
+    public private(set) var state: State = .awaitingSample {
+        didSet {
+            if case .set = state { isSet = true } else { isSet = false }
+        }
+    }
+    /// `state == .set`, kept stored: the engine asks several times a sample.
+    public private(set) var isSet = false
     /// Unit gravity direction in display axes; provisional while settling.
     public private(set) var direction: Vector3?
     /// The frame `direction` belongs to; nil for a restored direction that
@@ -45,11 +52,6 @@ public struct NeutralPose: Equatable, Sendable {
     public private(set) var orientation: ScreenOrientation?
 
     public init() {}
-
-    public var isSet: Bool {
-        if case .set = state { return true }
-        return false
-    }
 
     /// Makes `gravity` (any non-zero length) the neutral pose of `orientation`.
     public mutating func capture(_ gravity: Vector3, in orientation: ScreenOrientation) {
@@ -85,6 +87,18 @@ public struct NeutralPose: Equatable, Sendable {
         }
         orientation = newOrientation
         if state != .awaitingSample { state = .settling(anchor: anchor?.normalized, since: time) }
+    }
+
+    /// Picked up after resting: keep the direction (provisional) and settle,
+    /// from `anchor` at `time`.
+    public mutating func awaitStillness(anchor: Vector3?, at time: Double) {
+        guard direction != nil else { return }
+        state = .settling(anchor: anchor?.normalized, since: time)
+    }
+
+    /// Settled near the provisional direction: it is the neutral pose again.
+    public mutating func confirm() {
+        if direction != nil { state = .set }
     }
 
     /// Binds a frame-less (flat) neutral to the orientation in use.

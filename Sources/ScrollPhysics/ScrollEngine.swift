@@ -2,19 +2,43 @@
 ///
 ///     sample -> time and 1 g checks -> orientation (edge up) -> pitch/roll in
 ///     the user's frame -> 1-euro filter -> minus neutral -> gesture guard ->
-///     transfer curve (target speed) -> acceleration limit / inertia (speed)
-///     -> exact integral -> hi-res accumulator -> frame on the output clock
+///     intent guard (hand or table, drift, walk, touch) -> transfer curve
+///     (target speed) -> acceleration limit / inertia (speed) -> exact
+///     integral -> hi-res accumulator -> frame on the output clock
 ///
 /// Pure: no I/O, no clock, no allocation after `init`. Time is passed in as
-/// seconds on one monotonic clock (CLOCK_MONOTONIC in the daemon).
+/// seconds on one monotonic clock (CLOCK_BOOTTIME in the daemon, so that a
+/// suspend counts as time passing).
 ///
-/// How the daemon drives it:
+/// Its parts, each with its own tests: the pose (`OrientationTracker`,
+/// `NeutralPose`, two `OneEuroFilter`s), the `GestureGuard`, the
+/// `IntentGuard` (with its `StillnessMeter` and `JostleMeter`), the
+/// `DataFreshness`, one `AxisChannel` per wheel axis, and the `OutputClock`.
 ///
-///     engine.feed(sample, at: t)              // every sample, accepted or not
-///     if let next = engine.nextFrameTime { arm a timer for `next` } else { disarm it }
-///     // when the timer fires, at `now`:
-///     if let frame = engine.frame(at: now) { write it to uinput }
-///     re-arm for engine.nextFrameTime, or sleep with no timer when it is nil
+/// How the daemon drives it, one `poll()` loop, every call with the time it
+/// is about (a sample's time stamp, or now):
+///
+///     setSensorResolution(in_accel_scale)     // once per sensor: the noise floor's floor
+///     feed(sample, at: t)                     // every sample, accepted or not
+///     touch(true, at: now)                    // the first touchscreen or pen contact began
+///     touch(false, at: now)                   // the last one lifted
+///     // on every wake-up (samples, touches, the timer), at `now`:
+///     if isFrameDue(at: now), let frame = frame(at: now) { write it to uinput }
+///     // then:
+///     arm the timer for frameDeadline (nil: no timer at all)
+///     run the sensor, or the polling, at sampleDemand.rate (or faster)
+///     log readout.intent by name when it changes (resting, following, touched, ...)
+///
+/// `frameDeadline` lies beyond the next sample while the sensor is at least
+/// about as fast as the output (50 Hz against 60): the samples' wake-ups
+/// carry the frames, one wake-up per frame while scrolling. A loop that arms
+/// its timer for `nextFrameTime` instead, and takes a frame only when that
+/// is due, gets frames on the regular output clock as before; frames sum to
+/// the same distance either way (conservation). `sampleDemand` drops to
+/// 4 Hz while the device rests and to a quarter of the configured rate
+/// while it is held still inside the dead zone; the engine judges staleness
+/// by the rate actually delivered, so a daemon that ignores the demand is
+/// served as well, at its own cost.
 ///
 /// Direction contract: tilting the top edge of the display away from the user
 /// (towards lying face up) scrolls towards the end of the document, which is
@@ -27,13 +51,7 @@ public struct ScrollEngine: Sendable {
     public private(set) var settings: ScrollSettings
 
     // Derived from the settings.
-    private var curve: TransferCurve
-    private var horizontalCurve: TransferCurve
     private var limits: MotionLimits
-    private var framePeriod: Double
-    private var staleAfter: Double
-    private var gestureLimitDegrees: Double
-    private var gestureRearmDegrees: Double
 
     // Pose.
     private var tracker: OrientationTracker
@@ -45,36 +63,25 @@ public struct ScrollEngine: Sendable {
     private var pitchFilter: OneEuroFilter
     /// Runs only while horizontal scrolling is on; otherwise nothing needs a smoothed roll.
     private var rollFilter: OneEuroFilter
-    /// Sideways tilts inside this band keep the gesture armed; back inside
-    /// `rearmBand` re-arms it. Both around the neutral roll.
-    private var gestureBand = RollBand()
-    private var rearmBand = RollBand()
     private var lastGravity: Vector3?
-    private var gestureArmed = true
+    private var gesture = GestureGuard()
+    private var intent = IntentGuard()
 
     // Motion and output.
-    private var vertical = AxisMotion()
-    private var horizontal = AxisMotion()
-    private var verticalOutput = HiResAccumulator()
-    private var horizontalOutput = HiResAccumulator()
-    private var verticalDistance = 0.0
-    private var horizontalDistance = 0.0
-
-    // Time.
+    private var vertical: AxisChannel
+    private var horizontal: AxisChannel
+    private var freshness: DataFreshness
+    @usableFromInline
+    var clock: OutputClock
     /// Motion has been integrated up to here.
     private var motionTime: Double?
-    /// The last sample with a usable time stamp, accepted or not.
-    private var lastSampleTime: Double?
-    private var lastAcceptedTime: Double?
-    private var isStale = true
-    private var scheduledFrame: Double?
     private var verdict = SampleVerdict.none
     private var lastMagnitudeG = 0.0
 
     /// A stale stop takes at most this long, whatever the speed (the promise is 250 ms).
     public static let staleStopSeconds = 0.2
     /// How long a run of rejected samples may last before the data counts as stale.
-    public static let rejectionHoldSeconds = 0.5
+    public static let rejectionHoldSeconds = DataFreshness.rejectionHoldSeconds
     /// Beyond this sideways tilt (75 degrees, by its sine) the device is
     /// near a pole of the user's frame, where forward tilt is undefined.
     static let poleRollSine = 0.9659258262890683
@@ -82,49 +89,44 @@ public struct ScrollEngine: Sendable {
     public init(settings: ScrollSettings) {
         let s = settings.sanitized()
         self.settings = s
-        curve = TransferCurve(deadZoneDegrees: 0, maxTiltDegrees: 1, exponent: 1, maxSpeed: 0)
-        horizontalCurve = curve
+        let placeholder = TransferCurve(deadZoneDegrees: 0, maxTiltDegrees: 1, exponent: 1, maxSpeed: 0)
+        vertical = AxisChannel(curve: placeholder)
+        horizontal = AxisChannel(curve: placeholder)
         limits = MotionLimits(acceleration: 1)
-        framePeriod = 1
-        staleAfter = 1
-        gestureLimitDegrees = 0
-        gestureRearmDegrees = 0
+        clock = OutputClock(period: 1)
+        freshness = DataFreshness(period: 1)
         tracker = OrientationTracker(setting: s.orientation)
         frameOrientation = tracker.orientation
         pitchFilter = OneEuroFilter(minCutoff: s.smoothingMinCutoff, beta: s.smoothingBeta)
         rollFilter = pitchFilter
         derive(from: s)
+        requestSamples()
     }
 
     private mutating func derive(from s: ScrollSettings) {
-        curve = TransferCurve(
+        vertical.curve = TransferCurve(
             deadZoneDegrees: s.deadZoneDegrees, maxTiltDegrees: s.maxTiltDegrees, exponent: s.curve,
             maxSpeed: s.speed)
-        horizontalCurve = TransferCurve(
+        horizontal.curve = TransferCurve(
             deadZoneDegrees: s.horizontalDeadZoneDegrees, maxTiltDegrees: s.maxTiltDegrees, exponent: s.curve,
             maxSpeed: s.speed)
         limits = MotionLimits(settings: s)
-        framePeriod = 1 / s.outputRate
-        staleAfter = s.staleAfterSeconds
-        // A sideways tilt well past full speed is a rotation in progress, not a gesture.
-        gestureLimitDegrees = min(s.maxTiltDegrees + 10, 75)
-        gestureRearmDegrees = max(s.deadZoneDegrees, s.horizontalDeadZoneDegrees)
+        clock.period = 1 / s.outputRate
+        freshness.longestPeriod = max(1 / s.sampleRate, 1 / Self.restingSampleRate)
+        gesture.configure(for: s)
+        intent.configure(
+            deadZoneDegrees: s.deadZoneDegrees, horizontalDeadZoneDegrees: s.horizontalDeadZoneDegrees,
+            pauseOnTouch: s.pauseOnTouch)
         pitchFilter.minCutoff = s.smoothingMinCutoff
         pitchFilter.beta = s.smoothingBeta
         rollFilter.minCutoff = s.smoothingMinCutoff
         rollFilter.beta = s.smoothingBeta
         if !s.horizontal { rollFilter.clear() }
-        refreshRollBands()
     }
 
     private mutating func setNeutralAngles(_ angles: PoseAngles) {
         neutralAngles = angles
-        refreshRollBands()
-    }
-
-    private mutating func refreshRollBands() {
-        gestureBand = RollBand(center: neutralAngles.roll, halfWidth: gestureLimitDegrees)
-        rearmBand = RollBand(center: neutralAngles.roll, halfWidth: gestureRearmDegrees)
+        gesture.recentre(neutralRoll: angles.roll)
     }
 
     /// The roll the horizontal curve and the readout see. It reads three
@@ -152,8 +154,8 @@ public struct ScrollEngine: Sendable {
         let s = newSettings.sanitized()
         settings = s
         derive(from: s)
-        refreshStaleDeadline()
-        if tracker.apply(s.orientation) { reframe(at: lastAcceptedTime ?? motionTime ?? 0) }
+        requestSamples()
+        if tracker.apply(s.orientation) { reframe(at: freshness.lastAcceptedTime ?? motionTime ?? 0) }
         updateTargets()
         scheduleIfNeeded()
     }
@@ -169,30 +171,40 @@ public struct ScrollEngine: Sendable {
             verdict = .rejected(.timeNotFinite)
             return
         }
-        if let last = lastSampleTime, time < last {
-            guard last - time > staleAfter else {
+        if let last = freshness.lastSampleTime, time < last {
+            guard last - time > freshness.staleAfter else {
                 verdict = .rejected(.timeWentBackwards(by: last - time))
                 return
             }
             halt()
         }
-        lastSampleTime = time
+        freshness.heard(at: time)
+        clock.lastSample = time
+        clock.samplePeriod = freshness.expectedPeriod
         advance(to: time)
         let a = acceleration
-        guard a.x.isFinite, a.y.isFinite, a.z.isFinite else {
+        // x * 0 is NaN for an infinite or NaN x and (+-)0 otherwise: one
+        // test for all three components, cheaper than three isFinite.
+        guard a.x * 0 + a.y * 0 + a.z * 0 == 0 else {
             verdict = .rejected(.notFinite)
-            refreshStaleDeadline()
+            freshness.refreshDeadline()
             return
         }
         let magnitudeG = a.length / standardGravity
         lastMagnitudeG = magnitudeG
         guard abs(magnitudeG - 1) <= settings.gravityTolerance else {
             verdict = .rejected(.notGravity(magnitudeG: magnitudeG))
-            refreshStaleDeadline()
+            freshness.refreshDeadline()
+            let before = intent.motion
+            intent.observeRejected(at: time)
+            if intent.motion != before {
+                enter(intent.motion, gravity: lastGravity, at: time)
+                updateTargets()
+            }
             return
         }
         verdict = .accepted
-        accept(a, length: magnitudeG * standardGravity, at: time)
+        accept(a, length: magnitudeG * standardGravity, magnitudeG: magnitudeG, at: time)
         scheduleIfNeeded()
     }
 
@@ -202,10 +214,36 @@ public struct ScrollEngine: Sendable {
     /// accepted one becomes neutral.
     public mutating func recalibrate(at time: Double) {
         if time.isFinite { advance(to: time) }
-        if !isStale, lastGravity != nil, pitchFilter.value != nil {
+        if !freshness.isStale, lastGravity != nil, pitchFilter.value != nil {
             captureSmoothedNeutral()
+            if intent.motion == .lifting { intent.settled() }
         } else {
             neutralPose.awaitSample()
+        }
+        updateTargets()
+        scheduleIfNeeded()
+    }
+
+    /// A finger or pen touched a touchscreen or tablet (`touching` true: the
+    /// first contact began) or the last contact lifted (false), at `time`;
+    /// repeating the same value changes nothing. With `pauseOnTouch` tilt
+    /// stops scrolling at once (motion up to `time` is still emitted, in the
+    /// next frame at the latest) until the last contact lifts; then, with
+    /// `zeroOnTouch`, the pose held becomes the neutral one, so scrolling
+    /// resumes from it without a jump.
+    public mutating func touch(_ touching: Bool, at time: Double) {
+        guard touching != intent.touching else { return }
+        if time.isFinite { advance(to: time) }
+        intent.touch(touching)
+        requestSamples()
+        if touching {
+            if settings.pauseOnTouch {
+                vertical.stopNow()
+                horizontal.stopNow()
+            }
+        } else if settings.zeroOnTouch, !freshness.isStale, lastGravity != nil, pitchFilter.value != nil {
+            captureSmoothedNeutral()
+            if intent.motion == .lifting { intent.settled() }
         }
         updateTargets()
         scheduleIfNeeded()
@@ -223,22 +261,82 @@ public struct ScrollEngine: Sendable {
         guard neutralPose.restore(direction) else { return }
         if lastGravity != nil {
             if let own = neutralPose.orientation, own != frameOrientation {
-                neutralPose.reframe(to: frameOrientation, anchor: lastGravity, at: lastAcceptedTime ?? 0)
+                neutralPose.reframe(to: frameOrientation, anchor: lastGravity, at: freshness.lastAcceptedTime ?? 0)
             } else {
                 neutralPose.adopt(frameOrientation)
             }
         }
         refreshNeutralAngles()
-        gestureArmed = true
+        gesture.arm()
         updateTargets()
         scheduleIfNeeded()
     }
 
     /// While scrolling (speed or target not zero, or whole units waiting),
-    /// the time at which `frame(at:)` must be called next: one output period
-    /// after the last frame, on a regular grid. nil while nothing moves: then
-    /// no timer is needed at all.
-    public var nextFrameTime: Double? { scheduledFrame }
+    /// the time the output clock wants the next frame: one output period
+    /// after the last frame, on a regular grid. A loop that takes frames only
+    /// then gets them at the output rate; one that coalesces them with
+    /// samples arms its timer for `frameDeadline` instead. nil while nothing
+    /// moves: then no timer is needed at all.
+    @inlinable
+    public var nextFrameTime: Double? { clock.due }
+
+    /// Whether a frame taken now counts as the due one: true from
+    /// `nextFrameTime` on, and a little earlier on a wake-up for a sample, so
+    /// that sample and frame share it (`OutputClock`). Ask on every wake-up.
+    @inlinable
+    public func isFrameDue(at time: Double) -> Bool { clock.isDue(at: time) }
+
+    /// The latest time `frame(at:)` must be called by a loop that also
+    /// takes frames on sample wake-ups (`isFrameDue(at:)`): arm the timer for
+    /// it. Later than `nextFrameTime` when a sample is expected to carry the
+    /// frame; nil while nothing moves.
+    @inlinable
+    public var frameDeadline: Double? { clock.deadline }
+
+    /// How often the engine needs samples now, and the state that decides it.
+    /// The daemon may run the sensor (or its polling) this fast or faster;
+    /// slower, it loses the promises below.
+    ///
+    /// - resting: `restingSampleRate` (4 Hz, the configured rate if lower):
+    ///   a pick-up shows within a sample, so it is noticed within 0.25 s
+    ///   (the promise is 0.5 s);
+    /// - following (held still inside the dead zone): a quarter of the
+    ///   configured rate, but a sample at least every 0.1 s: the guard wakes
+    ///   at half the dead zone or 10 degrees/s, before a deliberate tilt
+    ///   leaves it, so its onset is barely delayed by the lower rate
+    ///   (`Benchmarks/FeelReport` measures it);
+    /// - otherwise (moving, scrolling, jostled, lifting, touched, no data
+    ///   yet): the configured rate.
+    ///
+    /// The engine follows whatever rate it gets: staleness counts in the
+    /// periods actually delivered, and filters and meters are time-based.
+    public var sampleDemand: SampleDemand {
+        SampleDemand(rate: Self.sampleRate(for: intent.state, configured: settings.sampleRate), state: intent.state)
+    }
+
+    /// Samples per second while resting.
+    public static let restingSampleRate = 4.0
+    /// The lowest rate while held still inside the dead zone.
+    public static let heldStillMinimumRate = 10.0
+
+    /// The rate `sampleDemand` asks for in `state` with these settings.
+    public func demandedRate(for state: IntentState) -> Double {
+        Self.sampleRate(for: state, configured: settings.sampleRate)
+    }
+
+    static func sampleRate(for state: IntentState, configured full: Double) -> Double {
+        switch state {
+        case .resting: min(full, restingSampleRate)
+        case .following: min(full, max(full / 4, heldStillMinimumRate))
+        case .holding, .jostled, .lifting, .touched: full
+        }
+    }
+
+    private mutating func requestSamples() {
+        freshness.request(period: 1 / Self.sampleRate(for: intent.state, configured: settings.sampleRate))
+        clock.samplePeriod = freshness.expectedPeriod
+    }
 
     /// Integrates the motion up to `time` and returns the frame to emit, or
     /// nil when it would be empty. Also brings scrolling to a stop once the
@@ -246,9 +344,9 @@ public struct ScrollEngine: Sendable {
     public mutating func frame(at time: Double) -> ScrollFrame? {
         guard time.isFinite else { return nil }
         advance(to: time)
-        let (verticalHiRes, verticalDetents) = verticalOutput.take()
-        let (horizontalHiRes, horizontalDetents) = horizontalOutput.take()
-        reschedule(after: max(time, motionTime ?? time))
+        let (verticalHiRes, verticalDetents) = vertical.take()
+        let (horizontalHiRes, horizontalDetents) = horizontal.take()
+        clock.advance(after: max(time, motionTime ?? time), needed: needsFrame)
         let frame = ScrollFrame(
             verticalHiRes: verticalHiRes, verticalDetents: verticalDetents,
             horizontalHiRes: horizontalHiRes, horizontalDetents: horizontalDetents)
@@ -259,20 +357,24 @@ public struct ScrollEngine: Sendable {
     /// pose. Sub-unit remainders are dropped: the next output device starts
     /// from zero, as a fresh wheel would.
     public mutating func halt() {
-        vertical.stop()
-        horizontal.stop()
-        verticalOutput.reset()
-        horizontalOutput.reset()
-        scheduledFrame = nil
+        vertical.halt()
+        horizontal.halt()
+        clock.stop()
         pitchFilter.clear()
         rollFilter.clear()
         lastGravity = nil
-        lastAcceptedTime = nil
-        lastSampleTime = nil
+        freshness.reset()
         motionTime = nil
-        isStale = true
-        staleDeadline = .infinity
         tracker.cancelPending()
+        intent.reset()
+        requestSamples()
+    }
+
+    /// The sensor's resolution, m/s^2 per count (`in_accel_scale`): the
+    /// smallest movement it can show, below which its noise is not measured
+    /// (`StillnessMeter`). Unknown until set; 0 or less makes it unknown again.
+    public mutating func setSensorResolution(_ metersPerSecondSquaredPerCount: Double) {
+        intent.setResolution(metersPerSecondSquaredPerCount)
     }
 
     /// What the engine sees.
@@ -289,27 +391,23 @@ public struct ScrollEngine: Sendable {
             speed: vertical.speed, horizontalSpeed: horizontal.speed,
             targetSpeed: vertical.target, targetHorizontalSpeed: horizontal.target,
             orientation: tracker.orientation, orientationPending: tracker.isPending,
-            lastSample: verdict, lastMagnitudeG: lastMagnitudeG, isStale: isStale,
-            neutral: neutralPose.state, gestureArmed: gestureArmed,
-            verticalDistance: verticalDistance, horizontalDistance: horizontalDistance)
+            lastSample: verdict, lastMagnitudeG: lastMagnitudeG, isStale: freshness.isStale,
+            neutral: neutralPose.state, gestureArmed: gesture.isArmed, intent: intent.state,
+            verticalDistance: vertical.distance, horizontalDistance: horizontal.distance)
     }
 
     // MARK: - Pose
 
-    private mutating func accept(_ g: Vector3, length: Double, at time: Double) {
-        var afterGap = true
-        if let previous = lastAcceptedTime { afterGap = time - previous > staleAfter }
-        lastAcceptedTime = time
+    private mutating func accept(_ g: Vector3, length: Double, magnitudeG: Double, at time: Double) {
+        let (afterGap, wasStale) = freshness.accept(at: time)
         lastGravity = g
-        if isStale {
-            isStale = false
-            vertical.emergencyDeceleration = nil
-            horizontal.emergencyDeceleration = nil
+        if wasStale {
+            vertical.endBraking()
+            horizontal.endBraking()
         }
-        staleDeadline = time + staleAfter  // heard and accepted just now; staleAfter <= the rejection hold
 
         let firstDecision = !tracker.isDetermined
-        _ = tracker.update(gravity: g, magnitude: length, at: time, maximumGap: staleAfter)
+        _ = tracker.update(gravity: g, magnitude: length, at: time, maximumGap: freshness.staleAfter)
         var freshStart = afterGap
         if tracker.orientation != frameOrientation {
             if firstDecision {
@@ -331,33 +429,123 @@ public struct ScrollEngine: Sendable {
         }
 
         raw = RawPose(gravity: g, length: length, in: frameOrientation)
+        var continuousPitch = raw.pitch
         if freshStart || pitchFilter.value == nil {
             restartFilters(at: time)
+            intent.forgetRun()
         } else if let previous = pitchFilter.value {
             // Follow the pitch continuously across +-180 degrees.
-            pitchFilter.filter(previous + MathFunctions.wrappedDegrees(raw.pitch - previous), at: time)
+            continuousPitch = previous + MathFunctions.wrappedDegrees(raw.pitch - previous)
+            pitchFilter.filter(continuousPitch, at: time)
             if settings.horizontal { rollFilter.filter(raw.roll, at: time) }
         }
 
-        switch neutralPose.state {
-        case .awaitingSample:
-            neutralPose.capture(g, in: frameOrientation)
-            restartFilters(at: time)
-            setNeutralAngles(raw.angles)
-            gestureArmed = true
-        case .settling:
-            if neutralPose.settle(with: g, at: time) { captureSmoothedNeutral() }
-        case .set:
+        if !neutralPose.isSet {
+            switch neutralPose.state {
+            case .awaitingSample:
+                neutralPose.capture(g, in: frameOrientation)
+                restartFilters(at: time)
+                setNeutralAngles(raw.angles)
+                gesture.arm()
+            case .settling:
+                if neutralPose.settle(with: g, at: time) {
+                    if intent.motion == .lifting { settleAfterPickUp() } else { captureSmoothedNeutral() }
+                }
+            case .set:
+                break
+            }
+        }
+        let sinRoll = raw.sinRoll
+        if neutralPose.isSet {
+            gesture.observe(sinRoll: sinRoll, smoothedRoll: settings.horizontal ? smoothedRoll : nil)
+        }
+        guard let pitch = pitchFilter.value else {
+            updateTargets()
+            return
+        }
+        let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        let sample = (pitch: continuousPitch, sinRoll: sinRoll, magnitudeG: magnitudeG)
+        if observeIntent(sample, gravity: g, pitch: pitch, forward: forward, at: time) {
+            updateTargets()
+        } else {
+            updateTargets(smoothedForward: forward)
+        }
+    }
+
+    // MARK: - Intent
+
+    /// Feeds the intent guard one accepted sample (its continuous pitch, the
+    /// sine of its roll, its magnitude; `pitch`: the smoothed pitch,
+    /// `forward`: its tilt from neutral). Returns true if the neutral pose moved.
+    @inline(__always)
+    private mutating func observeIntent(
+        _ sample: (pitch: Double, sinRoll: Double, magnitudeG: Double), gravity g: Vector3, pitch: Double,
+        forward: Double, at time: Double
+    ) -> Bool {
+        let before = intent.motion
+        let sideways = settings.horizontal ? smoothedRoll - neutralAngles.roll : 0
+        intent.observe(
+            rawPitch: sample.pitch, sinRoll: sample.sinRoll, magnitudeG: sample.magnitudeG, pitch: pitch,
+            tilt: forward, sidewaysTilt: sideways, at: time)
+        var moved = false
+        if intent.hasNeutralShift {
+            followDrift()
+            moved = true
+        }
+        if intent.motion != before { enter(intent.motion, gravity: g, at: time) }
+        return moved
+    }
+
+    /// The intent guard entered `state`.
+    private mutating func enter(_ state: IntentState, gravity: Vector3?, at time: Double) {
+        requestSamples()
+        switch state {
+        case .resting:
+            // Put down: stop at once, nothing is gained by a smooth stop.
+            vertical.stopNow()
+            horizontal.stopNow()
+        case .lifting:
+            neutralPose.awaitStillness(anchor: gravity, at: time)
+        case .holding, .following, .jostled, .touched:
             break
         }
-        guardGesture()
-        updateTargets()
+    }
+
+    /// The neutral pose follows a slow drift while the device is held inside
+    /// the dead zone (`IntentGuard`).
+    private mutating func followDrift() {
+        let shift = intent.takeNeutralShift()
+        guard neutralPose.isSet else { return }
+        neutralAngles.pitch = MathFunctions.wrappedDegrees(neutralAngles.pitch + shift.pitch)
+        if shift.roll != 0 {
+            neutralAngles.roll = min(max(neutralAngles.roll + shift.roll, -90), 90)
+            gesture.recentre(neutralRoll: neutralAngles.roll)
+        }
+        neutralPose.capture(neutralAngles.gravityDirection(in: frameOrientation), in: frameOrientation)
+    }
+
+    /// Settled in the hand after a pick-up: within the dead zone of the old
+    /// neutral pose, it stays (picked up at the old angle, it works at once);
+    /// otherwise the settled pose is the new neutral (picked up at a new
+    /// angle, it never starts scrolling on its own).
+    private mutating func settleAfterPickUp() {
+        if let pitch = pitchFilter.value,
+            abs(MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)) <= settings.deadZoneDegrees,
+            !settings.horizontal || abs(smoothedRoll - neutralAngles.roll) <= settings.horizontalDeadZoneDegrees
+        {
+            neutralPose.confirm()
+        } else {
+            captureSmoothedNeutral()
+        }
+        intent.settled()
     }
 
     /// The orientation in use changed: angles are now measured in the new
     /// user frame; the neutral pose is carried over and settles again.
     private mutating func reframe(at time: Double) {
         frameOrientation = tracker.orientation
+        intent.forgetRun()
+        intent.forgetPitch()
         neutralPose.reframe(to: frameOrientation, anchor: lastGravity, at: time)
         refreshNeutralAngles()
         if let g = lastGravity {
@@ -384,43 +572,37 @@ public struct ScrollEngine: Sendable {
         let angles = PoseAngles(pitch: MathFunctions.wrappedDegrees(pitch), roll: smoothedRoll)
         neutralPose.capture(angles.gravityDirection(in: frameOrientation), in: frameOrientation)
         setNeutralAngles(angles)
-        pitchFilter.reset(to: angles.pitch, at: lastAcceptedTime ?? 0)
-        gestureArmed = true
+        pitchFilter.reset(to: angles.pitch, at: freshness.lastAcceptedTime ?? 0)
+        gesture.arm()
     }
 
-    /// A sideways tilt far beyond full speed disarms scrolling until the
-    /// device comes back near neutral: it is a rotation (or a put-down), and
-    /// scrolling on the way there or back would be a surprise.
-    private mutating func guardGesture() {
-        guard neutralPose.isSet else { return }
-        let sinRoll = raw.sinRoll
-        if gestureArmed {
-            if !gestureBand.contains(sine: sinRoll) { gestureArmed = false }
-            return
-        }
-        guard rearmBand.contains(sine: sinRoll) else { return }
-        if settings.horizontal {
-            let roll = smoothedRoll
-            guard abs(roll - neutralAngles.roll) <= gestureRearmDegrees else { return }
-        }
-        gestureArmed = true
-    }
-
-    private mutating func updateTargets() {
-        guard neutralPose.isSet, !isStale, !tracker.isPending, gestureArmed, let pitch = pitchFilter.value else {
+    /// The speeds the pose asks for. `smoothedForward`, when the caller has
+    /// it, is the smoothed pitch's tilt from neutral.
+    private mutating func updateTargets(smoothedForward: Double? = nil) {
+        guard neutralPose.isSet, !freshness.isStale, !tracker.isPending, gesture.isArmed,
+            intent.allowsScrolling, let pitch = pitchFilter.value
+        else {
             vertical.target = 0
             horizontal.target = 0
             return
         }
-        let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        // While carried, the curve sees the pitch through a further low-pass.
+        var forward: Double
+        if let jostled = intent.jostledPitch {
+            forward = MathFunctions.wrappedDegrees(jostled - neutralAngles.pitch)
+        } else if let known = smoothedForward {
+            forward = known
+        } else {
+            forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        }
         // Away from the user scrolls towards the end: negative REL_WHEEL.
-        var v = abs(raw.sinRoll) > Self.poleRollSine ? 0 : -curve.speed(forTilt: forward)
+        var v = abs(raw.sinRoll) > Self.poleRollSine ? 0 : -vertical.curve.speed(forTilt: forward)
         if settings.invert { v = -v }
         vertical.target = v
         var h = 0.0
         if settings.horizontal {
             let sideways = smoothedRoll - neutralAngles.roll
-            h = horizontalCurve.speed(forTilt: sideways)
+            h = horizontal.curve.speed(forTilt: sideways)
         }
         horizontal.target = h
     }
@@ -438,14 +620,14 @@ public struct ScrollEngine: Sendable {
             // A clock that jumped back by more than the stale limit is a new
             // time base: as after a device loss, stop and start timing afresh
             // (the stale deadline of the old clock would mean nothing).
-            if time < from - staleAfter {
+            if time < from - freshness.staleAfter {
                 halt()
                 motionTime = time
             }
             return
         }
-        if staleDeadline < time {
-            let deadline = staleDeadline
+        let deadline = freshness.deadline
+        if deadline < time {
             if deadline > from {
                 integrate(deadline - from)
                 from = deadline
@@ -456,74 +638,26 @@ public struct ScrollEngine: Sendable {
         motionTime = time
     }
 
-    /// When the data goes stale: the sensor silent for three periods, or
-    /// every sample rejected for `rejectionHoldSeconds` (a bump or a short
-    /// shake is ridden through on the last good tilt; walking or shaking for
-    /// longer stops scrolling).
-    /// Kept up to date by `refreshStaleDeadline()`; +infinity while stale.
-    private var staleDeadline = Double.infinity
-
-    private mutating func refreshStaleDeadline() {
-        guard !isStale, let accepted = lastAcceptedTime else {
-            staleDeadline = .infinity
-            return
-        }
-        let heard = max(lastSampleTime ?? accepted, accepted)
-        staleDeadline = min(heard + staleAfter, accepted + max(staleAfter, Self.rejectionHoldSeconds))
-    }
-
     /// Never keep scrolling on old data: brake to rest within `staleStopSeconds`,
     /// no inertia, however fast.
     private mutating func becomeStale() {
-        isStale = true
-        staleDeadline = .infinity
-        vertical.target = 0
-        horizontal.target = 0
-        vertical.emergencyDeceleration = max(limits.acceleration, abs(vertical.speed) / Self.staleStopSeconds)
-        horizontal.emergencyDeceleration = max(limits.acceleration, abs(horizontal.speed) / Self.staleStopSeconds)
+        freshness.expire()
+        vertical.brake(within: Self.staleStopSeconds, limits: limits)
+        horizontal.brake(within: Self.staleStopSeconds, limits: limits)
     }
 
     @inline(__always)
     private mutating func integrate(_ seconds: Double) {
-        let units = Double(hiResUnitsPerDetent)
-        if vertical.isMoving {
-            let d = vertical.advance(by: seconds, limits: limits) * units
-            verticalOutput.add(d)
-            verticalDistance += d
-        }
-        if horizontal.isMoving {
-            let d = horizontal.advance(by: seconds, limits: limits) * units
-            horizontalOutput.add(d)
-            horizontalDistance += d
-        }
+        vertical.integrate(seconds, limits: limits)
+        horizontal.integrate(seconds, limits: limits)
     }
 
-    private var needsFrame: Bool {
-        vertical.isMoving || horizontal.isMoving || verticalOutput.hasWholeUnit || horizontalOutput.hasWholeUnit
-    }
+    private var needsFrame: Bool { vertical.needsFrame || horizontal.needsFrame }
 
     /// After a sample or a command: start the clock when motion begins, stop
     /// it when nothing is left to do.
+    @inline(__always)
     private mutating func scheduleIfNeeded() {
-        guard needsFrame else {
-            scheduledFrame = nil
-            return
-        }
-        if scheduledFrame == nil, let now = motionTime { scheduledFrame = now + framePeriod }
-    }
-
-    /// After a frame at `now`: the next one period later on the same grid, or
-    /// one period from now when the caller fell behind by a period or more.
-    private mutating func reschedule(after now: Double) {
-        guard needsFrame else {
-            scheduledFrame = nil
-            return
-        }
-        if let due = scheduledFrame {
-            if now < due { return }
-            scheduledFrame = now - due < framePeriod ? due + framePeriod : now + framePeriod
-        } else {
-            scheduledFrame = now + framePeriod
-        }
+        clock.start(at: motionTime, needed: needsFrame)
     }
 }

@@ -76,7 +76,24 @@ public struct ScrollReadout: Equatable, Sendable {
     /// False after a sideways tilt too large to be a scroll gesture (a
     /// rotation in progress), until the device comes back near neutral.
     public var gestureArmed: Bool
+    /// Whether the person means to scroll (`IntentGuard`): holding, resting, touched, ...
+    public var intent: IntentState
     /// Integral of the speed since the engine started, hi-res units.
     public var verticalDistance: Double
     public var horizontalDistance: Double
+}
+
+/// How often the engine needs samples (`ScrollEngine.sampleDemand`).
+public struct SampleDemand: Equatable, Sendable, CustomStringConvertible {
+    /// Samples per second.
+    public var rate: Double
+    /// The intent state it follows from.
+    public var state: IntentState
+
+    public init(rate: Double, state: IntentState) {
+        self.rate = rate
+        self.state = state
+    }
+
+    public var description: String { "\(FixedPoint.format(rate, decimals: 2)) Hz (\(state.name))" }
 }

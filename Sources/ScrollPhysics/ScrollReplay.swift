@@ -5,6 +5,8 @@ public struct ReplayStep: Equatable, Sendable {
         case sample(index: Int)
         /// `frame(at:)` was called because the output clock was due.
         case frame
+        /// The trace's touch line: a contact began (true) or the last one ended.
+        case touch(touching: Bool)
     }
 
     public var time: Double
@@ -37,10 +39,12 @@ public struct ReplaySummary: Equatable, Sendable {
 }
 
 /// Drives a `ScrollEngine` through a trace exactly as the daemon does:
-/// samples are fed at their times, `frame(at:)` is called whenever
-/// `nextFrameTime` is due, the two interleaved in time order (a frame due at
-/// the same instant as a sample comes first), and the first accepted sample
-/// becomes the neutral pose. After the last sample the clock keeps running
+/// samples are fed at their times, touches (`Trace.touches`) passed to
+/// `touch(_:at:)`, and frames taken as a coalescing loop takes them: on the
+/// wake-up of each sample or touch when `isFrameDue(at:)` says so, and on
+/// the timer at `frameDeadline`; all in time order (a timer frame due at
+/// the same instant as a sample or touch comes first, a touch before a
+/// sample). The first accepted sample becomes the neutral pose. After the last sample the clock keeps running
 /// until the engine stops it (stale data stops scrolling), so the end of a
 /// trace is replayed too.
 ///
@@ -52,7 +56,11 @@ public struct ScrollReplay: IteratorProtocol, Sequence, Sendable {
     public private(set) var engine: ScrollEngine
     public private(set) var summary = ReplaySummary()
     private let samples: [Trace.Sample]
+    private let touches: [Trace.Touch]
     private var index = 0
+    private var touchIndex = 0
+    /// The time of the sample or touch just fed: its wake-up may take a frame.
+    private var wokeAt: Double?
     /// Frames after the last sample stop here even if the engine would go on
     /// (it never does: stale data stops it well before).
     private var endOfClock = Double.infinity
@@ -60,21 +68,27 @@ public struct ScrollReplay: IteratorProtocol, Sequence, Sendable {
     public init(trace: Trace, settings: ScrollSettings) {
         engine = ScrollEngine(settings: settings)
         samples = trace.samples
+        touches = trace.touches
+        // A trace in counts says its resolution; one already in m/s^2 (scale 1) does not.
+        let s = trace.scale
+        if s.x == s.y, s.y == s.z, s.x != 1 { engine.setSensorResolution(s.x) }
     }
 
     public mutating func next() -> ReplayStep? {
+        if let woke = wokeAt {
+            wokeAt = nil
+            if engine.isFrameDue(at: woke) { return frame(at: woke) }
+        }
         let sampleTime: Double? = index < samples.count ? samples[index].time : nil
-        if let due = engine.nextFrameTime, due <= (sampleTime ?? endOfClock) {
-            let frame = engine.frame(at: due)
-            summary.frameCalls += 1
-            if let f = frame {
-                summary.framesEmitted += 1
-                summary.verticalHiRes += Int(f.verticalHiRes)
-                summary.verticalDetents += Int(f.verticalDetents)
-                summary.horizontalHiRes += Int(f.horizontalHiRes)
-                summary.horizontalDetents += Int(f.horizontalDetents)
-            }
-            return ReplayStep(time: due, event: .frame, frame: frame, readout: engine.readout)
+        let touchTime: Double? = touchIndex < touches.count ? touches[touchIndex].time : nil
+        let input = Swift.min(sampleTime ?? .infinity, touchTime ?? .infinity)
+        if let due = engine.frameDeadline, due <= (input.isFinite ? input : endOfClock) { return frame(at: due) }
+        if let time = touchTime, time <= sampleTime ?? .infinity {
+            let touching = touches[touchIndex].touching
+            touchIndex += 1
+            engine.touch(touching, at: time)
+            wokeAt = time
+            return ReplayStep(time: time, event: .touch(touching: touching), frame: nil, readout: engine.readout)
         }
         guard let time = sampleTime else { return nil }
         let sample = samples[index]
@@ -86,10 +100,24 @@ public struct ScrollReplay: IteratorProtocol, Sequence, Sendable {
             summary.rejectedSamples += 1
         }
         index += 1
+        wokeAt = time
         if index == samples.count {
             endOfClock = time + engine.settings.staleAfterSeconds + ScrollEngine.staleStopSeconds + 1
         }
         return ReplayStep(time: time, event: .sample(index: index - 1), frame: nil, readout: engine.readout)
+    }
+
+    private mutating func frame(at time: Double) -> ReplayStep {
+        let frame = engine.frame(at: time)
+        summary.frameCalls += 1
+        if let f = frame {
+            summary.framesEmitted += 1
+            summary.verticalHiRes += Int(f.verticalHiRes)
+            summary.verticalDetents += Int(f.verticalDetents)
+            summary.horizontalHiRes += Int(f.horizontalHiRes)
+            summary.horizontalDetents += Int(f.horizontalDetents)
+        }
+        return ReplayStep(time: time, event: .frame, frame: frame, readout: engine.readout)
     }
 }
 
@@ -122,12 +150,14 @@ public struct ReplayPrinter {
             if r.gestureArmed != p.gestureArmed {
                 out.write("\(t) event gesture-\(r.gestureArmed ? "armed" : "disarmed")\n")
             }
+            if r.intent != p.intent { out.write("\(t) event intent \(r.intent.name)\n") }
         } else {
             out.write("\(t) event start orientation \(r.orientation.name) neutral \(r.neutral.name)\n")
         }
         if case .sample = step.event, case .rejected = r.lastSample {
             out.write("\(t) event sample \(r.lastSample)\n")
         }
+        if case .touch(let touching) = step.event { out.write("\(t) event touch \(touching ? "begin" : "end")\n") }
         if let f = step.frame {
             out.write(
                 "\(t) wheel=\(f.verticalHiRes)/\(f.verticalDetents) hwheel=\(f.horizontalHiRes)/\(f.horizontalDetents)"

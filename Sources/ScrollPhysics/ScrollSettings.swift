@@ -1,15 +1,3 @@
-/// Which edge of the display points up, after the mount matrix.
-public enum ScreenOrientation: String, CaseIterable, Equatable, Sendable {
-    /// Top edge up: gravity reads (0, -g, 0).
-    case normal
-    /// Left edge up: gravity reads (+g, 0, 0).
-    case leftUp = "left-up"
-    /// Right edge up: gravity reads (-g, 0, 0).
-    case rightUp = "right-up"
-    /// Bottom edge up: gravity reads (0, +g, 0).
-    case bottomUp = "bottom-up"
-}
-
 /// `[Scroll] Orientation=`: follow the screen's rotation, or pin one.
 public enum OrientationSetting: Equatable, Sendable {
     case auto
@@ -64,9 +52,17 @@ public struct ScrollSettings: Equatable, Sendable {
     /// Samples whose magnitude differs from 1 g by more than this fraction are ignored
     /// (`GravityTolerance=`), 0.01...0.9.
     public var gravityTolerance: Double = 0.25
-    /// Expected sensor rate, Hz (`[Device] SampleRate=`), 0.1...1000; data older than three
-    /// periods is stale.
+    /// Expected sensor rate, Hz (`[Device] SampleRate=`), 1...1000: the full rate the engine asks
+    /// for (`ScrollEngine.sampleDemand`); data older than three periods of the rate delivered is stale.
     public var sampleRate: Double = 50
+    /// While a finger or pen is on a touchscreen or tablet, tilt does not scroll
+    /// (`[Scroll] PauseOnTouch=`, yes or no): the hand is scrolling then. The pause
+    /// begins within one output frame of `ScrollEngine.touch(true, at:)`.
+    public var pauseOnTouch: Bool = true
+    /// When the last contact lifts, the pose held then becomes the neutral one
+    /// (`[Scroll] ZeroOnTouch=`, yes or no), so that after scrolling by hand the
+    /// reader goes on from the angle they hold, without a jump.
+    public var zeroOnTouch: Bool = true
 
     public init() {}
 }
@@ -124,7 +120,9 @@ extension ScrollSettings {
         return s
     }
 
-    /// Seconds without an accepted sample after which the data is stale:
-    /// three periods of the sensor rate.
+    /// Three periods of the configured sensor rate: how long silence lasts
+    /// before the data is stale at that rate. The engine itself counts in
+    /// the periods it is actually delivered (`DataFreshness`), which may be
+    /// longer while it asks for fewer samples.
     public var staleAfterSeconds: Double { 3 / sampleRate }
 }

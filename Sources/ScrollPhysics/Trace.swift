@@ -24,6 +24,13 @@
 ///   gives them). Numbers are plain decimals ("nan", "inf" and hex are not).
 /// - The acceleration fed to the engine is M * ((raw + offset) * scale),
 ///   exactly what the daemon computes from sysfs.
+/// - `# touch: TIME begin` and `# touch: TIME end` say that the first
+///   contact on a touchscreen or pen tablet began, or the last one lifted, at
+///   TIME (`ScrollEngine.touch(_:at:)`). They may stand anywhere after the
+///   header, in time order with the samples around them (a touch line's time
+///   is not before the sample above it nor after the one below); at equal
+///   times the touch comes first. Added within version 1: a reader that
+///   does not know them reads a comment.
 ///
 /// Errors name the line and what is wrong.
 public struct Trace: Equatable, Sendable {
@@ -36,21 +43,36 @@ public struct Trace: Equatable, Sendable {
         public var acceleration: Vector3
     }
 
+    /// A contact on the screen beginning (`touching`) or the last one ending.
+    public struct Touch: Equatable, Sendable {
+        public var time: Double
+        public var touching: Bool
+
+        public init(time: Double, touching: Bool) {
+            self.time = time
+            self.touching = touching
+        }
+    }
+
     public static let header = "# tiltscroll trace 1"
 
     public var scale: Vector3
     public var offset: Vector3
     public var mountMatrix: MountMatrix
     public private(set) var samples: [Sample]
+    /// In time order.
+    public private(set) var touches: [Touch]
 
-    /// A trace from raw samples; computes each sample's acceleration.
+    /// A trace from raw samples (and touches, in time order); computes each
+    /// sample's acceleration.
     public init(
         scale: Vector3 = Vector3(1, 1, 1), offset: Vector3 = .zero, mountMatrix: MountMatrix = .identity,
-        raw: [(time: Double, raw: Vector3)]
+        raw: [(time: Double, raw: Vector3)], touches: [Touch] = []
     ) {
         self.scale = scale
         self.offset = offset
         self.mountMatrix = mountMatrix
+        self.touches = touches
         samples = []
         samples.reserveCapacity(raw.count)
         for (time, r) in raw {
@@ -75,6 +97,7 @@ public struct Trace: Equatable, Sendable {
         var offset: Vector3?
         var matrix: MountMatrix?
         var raw: [(time: Double, raw: Vector3)] = []
+        var touches: [Touch] = []
         var lineNumber = 0
         var sawHeader = false
         // "\r\n" is one Character in Swift: splitting on isNewline handles CRLF files.
@@ -90,6 +113,17 @@ public struct Trace: Equatable, Sendable {
             if line.isEmpty { continue }
             if line.first == "#" {
                 let comment = DecimalNumber.trimmed(line.dropFirst())
+                if comment.hasPrefix("touch:") {
+                    let touch = try parseTouch(comment.dropFirst("touch:".count), lineNumber)
+                    let previous = max(raw.last?.time ?? -Double.infinity, touches.last?.time ?? -Double.infinity)
+                    if touch.time < previous {
+                        throw TraceError(
+                            line: lineNumber,
+                            problem: "touch time \(touch.time) is earlier than the line before it (\(previous))")
+                    }
+                    touches.append(touch)
+                    continue
+                }
                 guard let (key, value) = directive(comment) else { continue }
                 guard raw.isEmpty else {
                     throw TraceError(line: lineNumber, problem: "'\(key):' must come before the first sample")
@@ -136,12 +170,31 @@ public struct Trace: Equatable, Sendable {
                     line: lineNumber,
                     problem: "time \(fields[0]) is earlier than the previous sample's \(previous)")
             }
+            if let touch = touches.last?.time, numbers.0 < touch {
+                throw TraceError(
+                    line: lineNumber, problem: "time \(fields[0]) is earlier than the touch line before it (\(touch))")
+            }
             raw.append((numbers.0, Vector3(numbers.1, numbers.2, numbers.3)))
         }
         if !sawHeader { throw TraceError(line: 1, problem: "empty file; expected '\(header)'") }
         guard !raw.isEmpty else { throw TraceError(line: nil, problem: "the trace has no samples") }
         return Trace(
-            scale: scale ?? Vector3(1, 1, 1), offset: offset ?? .zero, mountMatrix: matrix ?? .identity, raw: raw)
+            scale: scale ?? Vector3(1, 1, 1), offset: offset ?? .zero, mountMatrix: matrix ?? .identity, raw: raw,
+            touches: touches)
+    }
+
+    /// ` TIME begin` or ` TIME end` after `touch:`.
+    private static func parseTouch(_ text: Substring, _ lineNumber: Int) throws(TraceError) -> Touch {
+        let fields = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard fields.count == 2, let time = DecimalNumber.parse(fields[0]) else {
+            throw TraceError(line: lineNumber, problem: "touch: expected 'TIME begin' or 'TIME end'")
+        }
+        switch fields[1] {
+        case "begin": return Touch(time: time, touching: true)
+        case "end": return Touch(time: time, touching: false)
+        default:
+            throw TraceError(line: lineNumber, problem: "touch: '\(fields[1])' is neither 'begin' nor 'end'")
+        }
     }
 
     private static func checkHeader(_ line: Substring, _ lineNumber: Int) throws(TraceError) {
@@ -190,10 +243,20 @@ public struct Trace: Equatable, Sendable {
             out += "# offset: \(Self.number(offset.x)) \(Self.number(offset.y)) \(Self.number(offset.z))\n"
         }
         if !mountMatrix.isIdentity { out += "# mount-matrix: \(mountMatrix)\n" }
+        var touch = 0
+        func writeTouches(through time: Double) {
+            while touch < touches.count, touches[touch].time <= time {
+                let t = touches[touch]
+                out += "# touch: \(FixedPoint.format(t.time, decimals: 6)) \(t.touching ? "begin" : "end")\n"
+                touch += 1
+            }
+        }
         for s in samples {
+            writeTouches(through: s.time)
             out +=
                 "\(FixedPoint.format(s.time, decimals: 6)) \(Self.number(s.raw.x)) \(Self.number(s.raw.y)) \(Self.number(s.raw.z))\n"
         }
+        writeTouches(through: .infinity)
         return out
     }
 

@@ -2,9 +2,9 @@ import Glibc
 
 // tiltscrolld: parse the command line, run the one action it names.
 let options: CommandLineOptions
-switch CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst())) {
-case .success(let parsed): options = parsed
-case .failure(let error):
+do {
+    options = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
     Log.error("tiltscrolld: \(error)\nTry 'tiltscrolld --help'.")
     exit(2)
 }
@@ -20,11 +20,10 @@ case .version:
     status = 0
 case .checkConfig: status = Commands.checkConfig(options)
 case .listDevices: status = Commands.listDevices(options)
-case .demo: status = Commands.replay(traceText: DemoTrace.text, origin: "the demo trace", options: options)
+case .demo: status = Commands.demo(options)
 case .replay(let path): status = Commands.replayFile(path, options: options)
-case .calibrate: status = Commands.control(.calibrate)
-case .toggle: status = Commands.control(.toggle)
-case .monitor: status = Commands.runDaemon(options, output: .monitor)
-case .run: status = Commands.runDaemon(options, output: options.dryRun ? .print : .uinput)
+case .calibrate, .toggle, .enable, .disable, .status: status = Commands.control(options)
+case .monitor: status = Commands.runDaemon(options, sink: .monitor)
+case .run: status = Commands.runDaemon(options, sink: options.dryRun ? .dryRun : .uinput)
 }
 exit(status)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 @Suite struct AxisMotionBehaviour {
     let plain = MotionLimits(acceleration: 60)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// "Over any interval the sum of emitted hi-res units equals the integral of
 /// velocity to within one unit: nothing lost, nothing duplicated."
@@ -72,6 +73,42 @@ import Testing
         #expect(abs(Double(regular.verticalTotal) - regular.engine.readout.verticalDistance) < 1)
     }
 
+    /// Frames taken the coalescing way (on sample wake-ups when due, on the
+    /// timer at frameDeadline) sum to what the regular output clock emits,
+    /// for sensors faster and slower than the output.
+    @Test(arguments: [(50.0, 1 as UInt64), (100.0, 2), (10.0, 3), (30.0, 4)])
+    func coalescedFramesSumToTheRegularClocksTotal(rate: Double, seed: UInt64) {
+        var s = settings
+        s.sampleRate = rate
+        let pose = motion(seed: seed)
+        let regular = simulate(s, to: 10, sampleRate: rate, pose: pose)
+        var engine = ScrollEngine(settings: s)
+        var vertical = 0
+        var horizontal = 0
+        var frames = 0
+        func take(_ f: ScrollFrame?) {
+            guard let f else { return }
+            vertical += Int(f.verticalHiRes)
+            horizontal += Int(f.horizontalHiRes)
+            frames += 1
+        }
+        var i = 0
+        while Double(i) / rate <= 10 + 1e-9 {
+            let t = Double(i) / rate
+            while let due = engine.frameDeadline, due <= t { take(engine.frame(at: due)) }
+            engine.feed(pose(t), at: t)
+            if engine.isFrameDue(at: t) { take(engine.frame(at: t)) }
+            i += 1
+        }
+        while let due = engine.frameDeadline, due < 12 { take(engine.frame(at: due)) }
+        #expect(abs(regular.verticalTotal) > 500)
+        #expect(abs(vertical - regular.verticalTotal) <= 1)
+        #expect(abs(horizontal - regular.horizontalTotal) <= 1)
+        #expect(abs(Double(vertical) - engine.readout.verticalDistance) < 1)
+        #expect(abs(Double(horizontal) - engine.readout.horizontalDistance) < 1)
+        #expect(frames > 0)
+    }
+
     /// Over random sub-intervals of a run, the frames inside sum to the
     /// integral of the speed over that interval, taken independently from the
     /// readout at 1 kHz (trapezoid rule), to within one unit plus the
@@ -120,7 +157,7 @@ import Testing
     @Test func carriesSubUnitRemaindersAcrossFrames() {
         var s = ScrollSettings()
         s.speed = 0.3  // 36 units/s: 0.6 of a unit per 60 Hz frame
-        let r = simulate(s, to: 12) { t in Pose.gravity(away: 20 + 40 * ease(t, 0.2, 0.5)) }
+        let r = simulate(s, to: 12) { t in Pose.held(away: 20 + 40 * ease(t, 0.2, 0.5), at: t) }
         let steady = r.frames(in: 2.0001...12)
         #expect(steady.allSatisfy { $0.frame.verticalHiRes == -1 })
         let calls = r.clock.filter { $0.time > 2.0001 && $0.time <= 12 }.count

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// "Tilting the top edge of the display away from the user scrolls towards the
 /// end of the document: negative REL_WHEEL_HI_RES / REL_WHEEL. Towards the

@@ -56,6 +56,8 @@ import Testing
             Case(trace: "kxcjk-1013", variant: "default", settings: defaults, recorded: true),
             Case(trace: "hid-sensor-accel-3d", variant: "default", settings: defaults, recorded: true),
             Case(trace: "hid-sensor-accel-3d", variant: "inertia-400ms", settings: inertia, recorded: true),
+            Case(trace: "put-down-and-pick-up", variant: "default", settings: defaults),
+            Case(trace: "walk-and-touch", variant: "default", settings: defaults),
         ]
     }()
 
@@ -73,8 +75,8 @@ import Testing
     func replayMatchesTheExpectedOutput(_ c: Case) throws {
         let traceURL = c.traceURL
         let expectedURL = Self.directory.appendingPathComponent("\(c.trace).\(c.variant).expected")
-        if Self.regenerating, let synthetic = SyntheticTrace.all.first(where: { $0.name == c.trace }) {
-            try synthetic.text.write(to: traceURL, atomically: true, encoding: .utf8)
+        if Self.regenerating, let text = Self.syntheticText(c.trace) {
+            try text.write(to: traceURL, atomically: true, encoding: .utf8)
         }
         let trace = try Trace.parse(String(contentsOf: traceURL, encoding: .utf8))
         let actual = Self.replay(trace, c.settings)
@@ -96,16 +98,22 @@ import Testing
         }
     }
 
+    /// The generated text of a synthetic trace (devices or people), nil for a recorded one.
+    static func syntheticText(_ name: String) -> String? {
+        SyntheticTrace.all.first { $0.name == name }?.text ?? HumanTrace.all.first { $0.name == name }?.text
+    }
+
     @Test func syntheticTracesAreUpToDate() throws {
-        for synthetic in SyntheticTrace.all {
-            let url = Self.directory.appendingPathComponent(synthetic.name + ".trace")
+        for name in SyntheticTrace.all.map(\.name) + HumanTrace.all.map(\.name) {
+            let url = Self.directory.appendingPathComponent(name + ".trace")
+            let text = Self.syntheticText(name)!
             if Self.regenerating {
                 try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
-                try synthetic.text.write(to: url, atomically: true, encoding: .utf8)
+                try text.write(to: url, atomically: true, encoding: .utf8)
                 continue
             }
             let stored = try String(contentsOf: url, encoding: .utf8)
-            #expect(stored == synthetic.text, "\(synthetic.name).trace differs from its generator")
+            #expect(stored == text, "\(name).trace differs from its generator")
         }
     }
 
@@ -144,5 +152,24 @@ import Testing
         #expect(sum(6...9, \.verticalHiRes) > 300)  // top edge raised towards the user: up
         #expect(sum(6...9, \.horizontalHiRes) == 0)
         #expect(lap.verticalDetents >= 2)
+
+        // A person: put down flat, quiet within 2 s of the touchdown (2.7 s)
+        // until picked up; picked up at a new angle (8 s), quiet; the tilt
+        // after (11 s) scrolls towards the end.
+        let (_, person) = try replay("put-down-and-pick-up", c["put-down-and-pick-up.default"]!)
+        func hiRes(_ steps: [ReplayStep], _ range: ClosedRange<Double>) -> Int {
+            steps.filter { range.contains($0.time) }.reduce(0) { $0 + Int($1.frame!.verticalHiRes) }
+        }
+        #expect(person.filter { (4.7...11).contains($0.time) }.isEmpty)
+        #expect(hiRes(person, 11...13.6) < -400)
+        #expect(person.filter { $0.time > 14 }.isEmpty)
+        // Walking, a tilt still scrolls (3 s), the walk alone does not; a
+        // finger (8 s) pauses, its release makes 36 degrees neutral; the
+        // tilt from there (10.5 s) scrolls.
+        let (_, walker) = try replay("walk-and-touch", c["walk-and-touch.default"]!)
+        #expect(walker.filter { (0...3).contains($0.time) || (6.5...7.9).contains($0.time) }.isEmpty)
+        #expect(hiRes(walker, 3...6.5) < -600)
+        #expect(walker.filter { (8.02...10.5).contains($0.time) }.isEmpty)
+        #expect(hiRes(walker, 10.5...13) < -240)
     }
 }

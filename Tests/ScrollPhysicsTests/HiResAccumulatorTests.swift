@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 @Suite struct HiResAccumulatorBehaviour {
     @Test func carriesTheFractionAcrossFrames() {

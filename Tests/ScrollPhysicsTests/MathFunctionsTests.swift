@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 @Suite struct MathFunctionsAccuracy {
     @Test func atan2MatchesTheCLibraryEverywhere() {

@@ -7,31 +7,42 @@ import Testing
         SyntheticTrace.all.first { $0.name == "tilt-away-and-back" }!.trace
     }
 
-    @Test func interleavesSamplesAndFramesLikeTheDaemon() {
+    @Test func interleavesSamplesAndFramesLikeACoalescingLoop() {
         var replay = ScrollReplay(trace: trace, settings: ScrollSettings())
-        var due: Double? = nil
+        var deadline: Double? = nil
         var lastTime = -Double.infinity
+        var lastSample: Double?
         var nextSample = 0
         var frames = 0
+        var wakeUps = Set<Double>()
         while let step = replay.next() {
             #expect(step.time >= lastTime)
             lastTime = step.time
+            wakeUps.insert(step.time)
             switch step.event {
             case .frame:
-                #expect(step.time == due, "a frame off the output clock at \(step.time)")
+                // On the wake-up of the sample just fed, or on the timer.
+                #expect(step.time == lastSample || step.time == deadline, "a frame off both clocks at \(step.time)")
                 frames += 1
             case .sample(let index):
                 #expect(index == nextSample)
                 #expect(step.time == trace.samples[index].time)
-                // A frame due no later than this sample would have come first.
-                if let d = due { #expect(d > step.time) }
+                // A timer due before this sample would have come first.
+                if let d = deadline { #expect(d >= step.time) }
                 nextSample += 1
+                lastSample = step.time
+            case .touch:
+                Issue.record("this trace has no touch lines")
             }
-            due = replay.engine.nextFrameTime
+            deadline = replay.engine.frameDeadline
         }
         #expect(nextSample == trace.samples.count)
         #expect(frames == replay.summary.frameCalls)
         #expect(replay.engine.nextFrameTime == nil)  // ran on until the engine stopped
+        // 50 Hz samples carry the frames: while it scrolls, no wake-up is for a frame alone.
+        let scrolling = 1.2...4.2
+        let frameOnly = wakeUps.filter { t in scrolling.contains(t) && !trace.samples.contains { $0.time == t } }
+        #expect(frameOnly.isEmpty, "timer-only wake-ups while samples flow: \(frameOnly.sorted())")
     }
 
     @Test func emitsWhatTheDaemonLoopEmits() {
@@ -39,15 +50,18 @@ import Testing
         var replayed: [ScrollFrame] = []
         while let step = replay.next() { if let f = step.frame { replayed.append(f) } }
 
+        // The loop of ScrollEngine's doc comment: frames on sample wake-ups when
+        // due, and on the timer at frameDeadline.
         var engine = ScrollEngine(settings: ScrollSettings())
         var looped: [ScrollFrame] = []
         for sample in trace.samples {
-            while let due = engine.nextFrameTime, due <= sample.time {
+            while let due = engine.frameDeadline, due <= sample.time {
                 if let f = engine.frame(at: due) { looped.append(f) }
             }
             engine.feed(sample.acceleration, at: sample.time)
+            if engine.isFrameDue(at: sample.time), let f = engine.frame(at: sample.time) { looped.append(f) }
         }
-        while let due = engine.nextFrameTime {
+        while let due = engine.frameDeadline {
             if let f = engine.frame(at: due) { looped.append(f) }
         }
         #expect(replayed == looped)

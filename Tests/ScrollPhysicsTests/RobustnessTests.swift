@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// Bad input never crashes and never leaves a runaway scroll.
 @Suite struct Robustness {

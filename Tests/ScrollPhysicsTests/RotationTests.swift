@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// The user turns the device to another orientation while holding it.
 @Suite struct ScreenRotation {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 @Suite struct ScrollEngineBehaviour {
     /// Gravity with sensor noise of about 0.005 g per axis (a few tenths of a degree).
@@ -44,7 +45,7 @@ import Testing
         s.inertiaMilliseconds = 3000  // no coasting on dead data either
         let silentFrom = 20.0
         let r = simulate(s, to: 30, sampleRate: rate, until: 40) { t in
-            t < silentFrom ? Pose.gravity(away: 20 + 30 * ease(t, 0.5, 1)) : nil
+            t < silentFrom ? Pose.held(away: 20 + 30 * ease(t, 0.5, 1), at: t) : nil
         }
         let scrollingBefore = r.frames.filter { $0.time < silentFrom }.last?.time ?? 0
         #expect(scrollingBefore > silentFrom - 0.1, "it was scrolling when the sensor went silent")

@@ -77,3 +77,56 @@ import Testing
         #expect(try Trace.parse(text) == trace)
     }
 }
+
+@Suite struct TraceTouchLines {
+    @Test func readsTouchesInTimeOrderAndWritesThemBack() throws {
+        let text = """
+            # tiltscroll trace 1
+            0.000000 0 -9 -3
+            # touch: 0.010000 begin
+            # touch: 0.020000 end
+            0.020000 0 -9 -3
+            0.040000 0 -9 -3
+            # touch: 0.050000 begin
+
+            """
+        let trace = try Trace.parse(text)
+        #expect(trace.samples.count == 3)
+        #expect(
+            trace.touches == [
+                Trace.Touch(time: 0.01, touching: true), Trace.Touch(time: 0.02, touching: false),
+                Trace.Touch(time: 0.05, touching: true),
+            ])
+        #expect(trace.text() == text)
+    }
+
+    @Test(arguments: [
+        ("# tiltscroll trace 1\n0 0 -9 -3\n# touch: 1 tap\n", "line 3: touch: 'tap' is neither 'begin' nor 'end'"),
+        (
+            "# tiltscroll trace 1\n0 0 -9 -3\n# touch: soon begin\n",
+            "line 3: touch: expected 'TIME begin' or 'TIME end'"
+        ),
+        (
+            "# tiltscroll trace 1\n1 0 -9 -3\n# touch: 0.5 begin\n",
+            "line 3: touch time 0.5 is earlier than the line before it (1.0)"
+        ),
+        (
+            "# tiltscroll trace 1\n# touch: 2 begin\n1 0 -9 -3\n",
+            "line 3: time 1 is earlier than the touch line before it (2.0)"
+        ),
+    ])
+    func rejectsMalformedTouchLines(text: String, message: String) {
+        #expect(throws: TraceError.self) { try Trace.parse(text) }
+        do {
+            _ = try Trace.parse(text)
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func aTraceWithoutTouchLinesIsReadAsBefore() throws {
+        let trace = try Trace.parse("# tiltscroll trace 1\n# touch is just a word here\n0 1 2 3\n")
+        #expect(trace.touches.isEmpty)
+        #expect(trace.samples.count == 1)
+    }
+}

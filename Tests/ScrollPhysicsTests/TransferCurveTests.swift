@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 @Suite struct TransferCurveBehaviour {
     let curve = TransferCurve(deadZoneDegrees: 4, maxTiltDegrees: 25, exponent: 1.7, maxSpeed: 12)

@@ -19,13 +19,13 @@ public func scanFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32
 
     var channels: [ScanChannel] = []
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-        guard case .success(let type) = ScanElementType.parse(String(line)) else { continue }
+        guard let type = try? ScanElementType.parse(String(line)) else { continue }
         checkType(type)
         let isLastLine = index == text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
         let name = isLastLine && scanData.first.map({ $0 & 1 == 1 }) == true ? "in_timestamp" : "in_c\(index)"
         channels.append(ScanChannel(name: name, index: index, type: type))
     }
-    guard case .success(let layout) = ScanLayout.compute(channels) else { return 0 }
+    guard let layout = try? ScanLayout.compute(channels) else { return 0 }
     checkLayout(layout, channels: channels)
     checkDecoding(layout, scanData)
     return 0
@@ -42,7 +42,7 @@ private func checkType(_ type: ScanElementType) {
     let sign = type.isSigned ? "s" : "u"
     let repeatPart = type.repeatCount > 1 ? "X\(type.repeatCount)" : ""
     let printed = "\(endianness):\(sign)\(type.realBits)/\(type.storageBits)\(repeatPart)>>\(type.shift)\n"
-    guard case .success(let reparsed) = ScanElementType.parse(printed) else {
+    guard let reparsed = try? ScanElementType.parse(printed) else {
         preconditionFailure("the kernel form of a parsed type does not parse: \(printed)")
     }
     precondition(reparsed == type)

@@ -66,13 +66,13 @@ private final class HubTree {
 @Suite(.serialized) struct CaptureBuffered {
     private func collect(_ capture: SampleSource) -> [AccelSample] {
         var samples: [AccelSample] = []
-        _ = capture.read(now: DaemonClock.now(), into: { samples.append($0) })
+        _ = try? capture.read(now: DaemonClock.now(), into: { samples.append($0) })
         return samples
     }
 
     @Test func setsTheDeviceUpAndPutsEverythingBack() throws {
         let hub = try HubTree()
-        let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
+        let capture = try BufferCapture.open(try #require(hub.device), rate: 50)
         let tree = hub.tree
         for axis in ["x", "y", "z"] { #expect(tree.read("scan_elements/in_accel_\(axis)_en") == "1") }
         #expect(tree.read("scan_elements/in_timestamp_en") == "1")
@@ -101,13 +101,13 @@ private final class HubTree {
         let hub = try HubTree()
         let tree = hub.tree
         let file = SettingsJournalFile(directory: tree.path)
-        let capture = try BufferCapture.open(try #require(hub.device), rate: 50, journalFile: file).get()
-        guard case .loaded(let entries) = file.load(sysfsRoot: tree.path) else {
+        let capture = try BufferCapture.open(try #require(hub.device), rate: 50, journalFile: file)
+        guard case .loaded(let record) = file.load(sysfsRoot: tree.path) else {
             Issue.record("the journal file is missing or refused: \(file.load(sysfsRoot: tree.path))")
             return
         }
         #expect(
-            entries.map { String($0.path.dropFirst(tree.path.count + 1)) + "=" + $0.original } == [
+            record.entries.map { String($0.path.dropFirst(tree.path.count + 1)) + "=" + $0.original } == [
                 "scan_elements/in_accel_x_en=0", "scan_elements/in_accel_y_en=0", "scan_elements/in_accel_z_en=0",
                 "scan_elements/in_intensity_en=1", "scan_elements/in_timestamp_en=0",
                 "in_accel_sampling_frequency=10.000000", "current_timestamp_clock=realtime", "buffer/length=2",
@@ -119,7 +119,7 @@ private final class HubTree {
 
     @Test func decodesScansMaskingTheHubsUpperHalves() throws {
         let hub = try HubTree()
-        let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
+        let capture = try BufferCapture.open(try #require(hub.device), rate: 50)
         defer { capture.release() }
         try hub.connect()
         let now = KernelClock.daemon.nanoseconds()
@@ -138,7 +138,7 @@ private final class HubTree {
 
     @Test func joinsAScanSplitAcrossReads() throws {
         let hub = try HubTree()
-        let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
+        let capture = try BufferCapture.open(try #require(hub.device), rate: 50)
         defer { capture.release() }
         try hub.connect()
         let now = KernelClock.daemon.nanoseconds()
@@ -153,18 +153,18 @@ private final class HubTree {
 
     @Test func readsNothingWhenNothingIsWaiting() throws {
         let hub = try HubTree()
-        let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
+        let capture = try BufferCapture.open(try #require(hub.device), rate: 50)
         defer { capture.release() }
         try hub.connect()
         var count = 0
-        #expect(capture.read(now: 0, into: { _ in count += 1 }) == .ok)
+        #expect(try capture.read(now: 0, into: { _ in count += 1 }) == .ok)
         #expect(count == 0)
     }
 
     @Test func convertsRealtimeStampsWhenTheClockCannotBeChanged() throws {
         // Kernels before 4.10 have no current_timestamp_clock: stamps are realtime.
         let hub = try HubTree(clock: nil)
-        let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
+        let capture = try BufferCapture.open(try #require(hub.device), rate: 50)
         defer { capture.release() }
         try hub.connect()
         let realtime = KernelClock.realtime.nanoseconds()
@@ -178,23 +178,23 @@ private final class HubTree {
 
     @Test func usesTheReadTimeForStampsInAnotherTimebase() throws {
         let hub = try HubTree()
-        let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
+        let capture = try BufferCapture.open(try #require(hub.device), rate: 50)
         defer { capture.release() }
         try hub.connect()
         try hub.send(HubTree.scan(0, 0, 100, timestamp: 42) + HubTree.scan(0, 0, 100, timestamp: 43))
         var samples: [AccelSample] = []
-        _ = capture.read(now: 1000, into: { samples.append($0) })
+        _ = try capture.read(now: 1000, into: { samples.append($0) })
         // Spaced one period apart, the last at the read time.
         #expect(samples.map(\.time) == [1000 - 1.0 / 50, 1000])
     }
 
     @Test func failsWhenTheBufferEnds() throws {
         let hub = try HubTree()
-        let capture = try BufferCapture.open(try #require(hub.device), rate: 50).get()
+        let capture = try BufferCapture.open(try #require(hub.device), rate: 50)
         defer { capture.release() }
         try hub.connect()
         hub.disconnect()
-        guard case .failed(let error) = capture.read(now: 0, into: { _ in }) else {
+        guard let error = thrownError(CaptureError.self, try capture.read(now: 0, into: { _ in })) else {
             Issue.record("an ended buffer read as ok")
             return
         }
@@ -203,7 +203,8 @@ private final class HubTree {
 
     @Test func isBusyWhenAnotherProcessEnabledTheBuffer() throws {
         let hub = try HubTree(extra: ["buffer/enable": "1\n"])
-        guard case .failure(let error) = BufferCapture.open(try #require(hub.device), rate: 50) else {
+        let device = try #require(hub.device)
+        guard let error = thrownError(CaptureError.self, try BufferCapture.open(device, rate: 50)) else {
             Issue.record("opened a buffer someone else holds")
             return
         }
@@ -214,7 +215,8 @@ private final class HubTree {
 
     @Test func undoesEveryChangeWhenSetupFails() throws {
         let hub = try HubTree(extra: ["scan_elements/in_accel_y_type": "le:f16/32>>0\n"])
-        guard case .failure(let error) = BufferCapture.open(try #require(hub.device), rate: 50) else {
+        let device = try #require(hub.device)
+        guard let error = thrownError(CaptureError.self, try BufferCapture.open(device, rate: 50)) else {
             Issue.record("accepted an unknown scan format")
             return
         }
@@ -231,7 +233,7 @@ private final class HubTree {
         let hub = try HubTree(extra: ["buffer/enable": "1\n"])
         let device = try #require(hub.device)
         #expect(device.captureModes == [.poll, .buffer])
-        let capture = try Capture.open(device, mode: .auto, rate: 50).get()
+        let capture = try Capture.open(device, mode: .auto, rate: 50)
         defer { capture.release() }
         #expect(capture.mode == .poll)
         #expect(capture.pollDescriptor == nil)
@@ -240,7 +242,7 @@ private final class HubTree {
     /// Holding the buffer would lock iio-sensor-proxy out of it.
     @Test func autoModePollsAndLeavesAFreeBufferToOthers() throws {
         let hub = try HubTree()
-        let capture = try Capture.open(try #require(hub.device), mode: .auto, rate: 50).get()
+        let capture = try Capture.open(try #require(hub.device), mode: .auto, rate: 50)
         defer { capture.release() }
         #expect(capture.mode == .poll)
         #expect(hub.tree.read("buffer/enable") == "0")
@@ -248,14 +250,14 @@ private final class HubTree {
 
     @Test func bufferModeTakesTheFreeBuffer() throws {
         let hub = try HubTree()
-        let capture = try Capture.open(try #require(hub.device), mode: .buffer, rate: 50).get()
+        let capture = try Capture.open(try #require(hub.device), mode: .buffer, rate: 50)
         defer { capture.release() }
         #expect(capture.mode == .buffer)
     }
 
     @Test func bufferModePollsWhileAnotherProcessHoldsTheBuffer() throws {
         let hub = try HubTree(extra: ["buffer/enable": "1\n"])
-        let capture = try Capture.open(try #require(hub.device), mode: .buffer, rate: 50).get()
+        let capture = try Capture.open(try #require(hub.device), mode: .buffer, rate: 50)
         defer { capture.release() }
         #expect(capture.mode == .poll)
         #expect(hub.tree.read("buffer/enable") == "1")
@@ -274,7 +276,7 @@ private final class HubTree {
         let hub = try HubTree()
         let device = try #require(hub.device)
         for rate in [0, -5, Double.nan, .infinity] {
-            guard case .failure(let error) = Capture.open(device, mode: .auto, rate: rate) else {
+            guard let error = thrownError(CaptureError.self, try Capture.open(device, mode: .auto, rate: rate)) else {
                 Issue.record("opened a capture at \(rate) Hz")
                 continue
             }

@@ -7,7 +7,8 @@ private func device(
     _ name: String, _ number: Int, location: SensorLocation = .display, problem: CaptureError? = nil
 ) -> AccelerometerDevice {
     AccelerometerDevice(
-        name: name, sysfsPath: "/sys/devices/platform/test/iio:device\(number)", sysName: "iio:device\(number)",
+        name: DeviceText(name), sysfsPath: DeviceText("/sys/devices/platform/test/iio:device\(number)"),
+        sysName: DeviceText("iio:device\(number)"),
         deviceNode: nil, location: location, locationSource: .sysfsLabel, mountMatrix: .identity,
         mountMatrixSource: .identity, calibration: AccelCalibration(), captureModes: .poll, trigger: nil,
         problem: problem)
@@ -16,31 +17,32 @@ private func device(
 @Suite struct CaptureDeviceChoice {
     @Test func prefersTheDisplaySensorOverTheBase() throws {
         let devices = [device("bmc150_accel", 0, location: .base), device("bmc150_accel", 1, location: .display)]
-        #expect(try DeviceDiscovery.choose(from: devices, name: nil).get().sysName == "iio:device1")
+        #expect(try DeviceDiscovery.choose(from: devices, name: nil).sysName == "iio:device1")
     }
 
     @Test func takesABaseSensorWhenItIsTheOnlyOne() throws {
         let devices = [device("lis3dh", 0, location: .base)]
-        #expect(try DeviceDiscovery.choose(from: devices, name: nil).get().sysName == "iio:device0")
+        #expect(try DeviceDiscovery.choose(from: devices, name: nil).sysName == "iio:device0")
     }
 
     @Test func picksByIioNameKernelNameOrPath() throws {
         let devices = [device("kxcj91008", 0), device("accel_3d", 1)]
-        #expect(try DeviceDiscovery.choose(from: devices, name: "accel_3d").get().sysName == "iio:device1")
-        #expect(try DeviceDiscovery.choose(from: devices, name: "iio:device0").get().name == "kxcj91008")
+        #expect(try DeviceDiscovery.choose(from: devices, name: "accel_3d").sysName == "iio:device1")
+        #expect(try DeviceDiscovery.choose(from: devices, name: "iio:device0").name == "kxcj91008")
         #expect(
-            try DeviceDiscovery.choose(from: devices, name: "/sys/devices/platform/test/iio:device1").get().name
+            try DeviceDiscovery.choose(from: devices, name: "/sys/devices/platform/test/iio:device1").name
                 == "accel_3d")
     }
 
     @Test func prefersTheDisplayAmongDevicesOfTheSameName() throws {
         let devices = [device("bmc150_accel", 0, location: .base), device("bmc150_accel", 1, location: .display)]
-        #expect(try DeviceDiscovery.choose(from: devices, name: "bmc150_accel").get().sysName == "iio:device1")
+        #expect(try DeviceDiscovery.choose(from: devices, name: "bmc150_accel").sysName == "iio:device1")
     }
 
     @Test func listsWhatWasFoundWhenTheNameMatchesNothing() {
         let devices = [device("kxcj91008", 0), device("accel_3d", 1)]
-        guard case .failure(let error) = DeviceDiscovery.choose(from: devices, name: "lis3dh") else {
+        guard let error = thrownError(CaptureError.self, try DeviceDiscovery.choose(from: devices, name: "lis3dh"))
+        else {
             Issue.record("chose a device that does not match")
             return
         }
@@ -53,7 +55,7 @@ private func device(
     }
 
     @Test func saysNoneWasFound() {
-        guard case .failure(let error) = DeviceDiscovery.choose(from: [], name: nil) else {
+        guard let error = thrownError(CaptureError.self, try DeviceDiscovery.choose(from: [], name: nil)) else {
             Issue.record("chose from nothing")
             return
         }
@@ -64,7 +66,7 @@ private func device(
     @Test func refusesADeviceWithAProblem() {
         let problem = CaptureError(kind: .invalidValue, message: "bad matrix")
         let devices = [device("accel_3d", 0, problem: problem)]
-        #expect(throws: CaptureError.self) { try DeviceDiscovery.choose(from: devices, name: nil).get() }
+        #expect(throws: CaptureError.self) { try DeviceDiscovery.choose(from: devices, name: nil) }
     }
 }
 
@@ -121,7 +123,7 @@ private func device(
         let found = try #require(tree.device(name: "accel_3d", node: "node"))
         #expect(found.captureModes == .buffer)
         #expect(found.trigger == .current("accel_3d-dev7"))
-        #expect(found.deviceNode == tree.file("node"))
+        #expect(found.deviceNode == DeviceText(tree.file("node")))
     }
 
     @Test func bufferedCaptureNeedsADeviceNodeAndATrigger() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import tiltscrolld
 
-private typealias Entry = SettingsJournalFile.Entry
+private typealias Entry = SettingsJournalRecord.Entry
 
 @Suite struct CaptureJournalFileFormat {
     private let device = "/sys/devices/pci0000:00/0000:00:15.1/i2c_designware.1/i2c-2/i2c-KIOX000A:00/iio:device0"
@@ -12,8 +12,11 @@ private typealias Entry = SettingsJournalFile.Entry
         "# tiltscroll settings journal\nversion=1\n" + lines.map { $0 + "\n" }.joined()
     }
 
-    private func problem(_ text: String, root: String = "/sys/devices") -> SettingsJournalFormatError? {
-        guard case .failure(let error) = SettingsJournalFile.parse(text, sysfsRoot: root) else { return nil }
+    private func problem(_ text: String, root: String = "/sys/devices") -> RecordFormatError? {
+        guard
+            let error = thrownError(
+                RecordFormatError.self, try SettingsJournalRecord.entries(in: text, sysfsRoot: root))
+        else { return nil }
         return error
     }
 
@@ -28,11 +31,11 @@ private typealias Entry = SettingsJournalFile.Entry
             Entry(path: device + "/buffer/length", original: "2"),
             Entry(path: device + "/buffer/enable", original: "0"),
         ]
-        let text = try SettingsJournalFile.format(entries).get()
+        let text = try SettingsJournalRecord.format(entries)
         #expect(text.hasPrefix("# tiltscroll settings journal (tiltscrolld(8), FILES); written by tiltscrolld\n"))
         #expect(text.contains("\n\(device)/trigger/current_trigger=\n"))
-        #expect(try SettingsJournalFile.parse(text).get() == entries)
-        #expect(try SettingsJournalFile.parse(try SettingsJournalFile.format([]).get()).get() == [])
+        #expect(try SettingsJournalRecord.entries(in: text) == entries)
+        #expect(try SettingsJournalRecord.entries(in: try SettingsJournalRecord.format([])) == [])
     }
 
     @Test func refusesToWriteWhatWouldNotReadBack() {
@@ -42,13 +45,13 @@ private typealias Entry = SettingsJournalFile.Entry
             Entry(path: device + "/a=b/sampling_frequency", original: "1"),
             Entry(path: "sampling_frequency", original: "1"),
         ] {
-            #expect(throws: SettingsJournalFormatError.self) { try SettingsJournalFile.format([entry]).get() }
+            #expect(throws: RecordFormatError.self) { try SettingsJournalRecord.format([entry]) }
         }
     }
 
     @Test func skipsCommentsAndBlankLines() throws {
         let text = "# a comment\n\nversion=1\n\n# another\n\(device)/buffer/enable=0\n"
-        #expect(try SettingsJournalFile.parse(text).get() == [Entry(path: device + "/buffer/enable", original: "0")])
+        #expect(try SettingsJournalRecord.entries(in: text) == [Entry(path: device + "/buffer/enable", original: "0")])
     }
 
     @Test func refusesAFileThatIsNotAJournalOfThisVersion() {
@@ -89,7 +92,8 @@ private typealias Entry = SettingsJournalFile.Entry
     }
 
     @Test func acceptsADeviceTreeElsewhereWhenTold() throws {
-        let entries = try SettingsJournalFile.parse(journal("/tmp/tree/buffer/enable=0"), sysfsRoot: "/tmp/tree").get()
+        let entries = try SettingsJournalRecord.entries(
+            in: journal("/tmp/tree/buffer/enable=0"), sysfsRoot: "/tmp/tree")
         #expect(entries == [Entry(path: "/tmp/tree/buffer/enable", original: "0")])
         #expect(problem(journal("/tmp/tree/buffer/enable=0")) != nil)
     }
@@ -122,19 +126,23 @@ private typealias Entry = SettingsJournalFile.Entry
         let tree = try CaptureTestTree(["sampling_frequency": "1\n", "buffer/enable": "0\n"])
         let file = SettingsJournalFile(directory: tree.path)
         let journal = SettingsJournal(file: file)
-        try journal.change(tree.file("sampling_frequency"), to: "50", from: "1").get()
-        #expect(
-            file.load(sysfsRoot: tree.path) == .loaded([Entry(path: tree.file("sampling_frequency"), original: "1")]))
-        // A change that fails leaves nothing to restore, in the file too.
-        #expect(throws: SystemError.self) { try journal.change(tree.file("missing_en"), to: "1", from: "0").get() }
-        try journal.change(tree.file("buffer/enable"), to: "1", from: "0").get()
+        try journal.change(tree.file("sampling_frequency"), to: "50", from: "1")
         #expect(
             file.load(sysfsRoot: tree.path)
-                == .loaded([
-                    Entry(path: tree.file("sampling_frequency"), original: "1"),
-                    Entry(path: tree.file("buffer/enable"), original: "0"),
-                ]))
-        #expect(!FileSystem.exists(file.path + ".tmp"))
+                == .loaded(
+                    SettingsJournalRecord(entries: [Entry(path: tree.file("sampling_frequency"), original: "1")])))
+        // A change that fails leaves nothing to restore, in the file too.
+        #expect(throws: SystemError.self) { try journal.change(tree.file("missing_en"), to: "1", from: "0") }
+        try journal.change(tree.file("buffer/enable"), to: "1", from: "0")
+        #expect(
+            file.load(sysfsRoot: tree.path)
+                == .loaded(
+                    SettingsJournalRecord(entries: [
+                        Entry(path: tree.file("sampling_frequency"), original: "1"),
+                        Entry(path: tree.file("buffer/enable"), original: "0"),
+                    ])))
+        // No temporary file is left beside it.
+        #expect(!FileSystem.exists(tree.path + "/.settings-journal.tmp"))
         journal.restoreAll()
         #expect(file.load(sysfsRoot: tree.path) == .missing)
         #expect(tree.read("sampling_frequency") == "1")
@@ -144,7 +152,7 @@ private typealias Entry = SettingsJournalFile.Entry
         let tree = try CaptureTestTree(["sampling_frequency": "50\n"])
         let file = SettingsJournalFile(directory: tree.path)
         let journal = SettingsJournal(file: file)
-        try journal.change(tree.file("sampling_frequency"), to: "50", from: "50").get()
+        try journal.change(tree.file("sampling_frequency"), to: "50", from: "50")
         #expect(file.load(sysfsRoot: tree.path) == .missing)
         journal.restoreAll()
         #expect(file.load(sysfsRoot: tree.path) == .missing)
@@ -156,9 +164,10 @@ private typealias Entry = SettingsJournalFile.Entry
         let capture = try PollCapture.open(
             try #require(tree.device(name: "lis3dh")), rate: 50, now: 0, journalFile: file
         )
-        .get()
         #expect(
-            file.load(sysfsRoot: tree.path) == .loaded([Entry(path: tree.file("sampling_frequency"), original: "1")]))
+            file.load(sysfsRoot: tree.path)
+                == .loaded(
+                    SettingsJournalRecord(entries: [Entry(path: tree.file("sampling_frequency"), original: "1")])))
         capture.release()
         #expect(file.load(sysfsRoot: tree.path) == .missing)
     }
@@ -178,10 +187,10 @@ private typealias Entry = SettingsJournalFile.Entry
         do {
             let journal = SettingsJournal(file: file)
             let frequency = tree.file("\(Self.device)/in_accel_sampling_frequency")
-            try journal.change(frequency, to: "12.5", from: "0.781000").get()
-            try journal.change(frequency, to: "50", from: "12.5").get()
-            try journal.change(tree.file("\(Self.device)/trigger/current_trigger"), to: "t-dev0", from: "").get()
-            try journal.change(tree.file("\(Self.device)/buffer/enable"), to: "1", from: "0").get()
+            try journal.change(frequency, to: "12.5", from: "0.781000")
+            try journal.change(frequency, to: "50", from: "12.5")
+            try journal.change(tree.file("\(Self.device)/trigger/current_trigger"), to: "t-dev0", from: "")
+            try journal.change(tree.file("\(Self.device)/buffer/enable"), to: "1", from: "0")
         }
         #expect(tree.read("\(Self.device)/in_accel_sampling_frequency") == "50")
 

@@ -8,9 +8,9 @@ import Testing
     @Test func restoresOriginalsNewestFirstAndSkipsUnchangedValues() throws {
         let tree = try CaptureTestTree(["a": "1\n", "b": "x \n"])
         let journal = SettingsJournal()
-        try journal.change(tree.file("a"), to: "2", from: "1").get()
-        try journal.change(tree.file("b"), to: "x", from: "x").get()
-        try journal.change(tree.file("a"), to: "3", from: "2").get()
+        try journal.change(tree.file("a"), to: "2", from: "1")
+        try journal.change(tree.file("b"), to: "x", from: "x")
+        try journal.change(tree.file("a"), to: "3", from: "2")
         #expect(tree.read("a") == "3")
         journal.restoreAll()
         #expect(tree.read("a") == "1")
@@ -21,12 +21,14 @@ import Testing
 
     @Test func reportsAWriteThatFails() {
         let journal = SettingsJournal()
-        let result = journal.change("/nonexistent/tiltscroll/attr", to: "1", from: "0")
-        guard case .failure(let error) = result else {
+        guard
+            let error = thrownError(
+                SystemError.self, try journal.change("/nonexistent/tiltscroll/attr", to: "1", from: "0"))
+        else {
             Issue.record("wrote to a missing attribute")
             return
         }
-        #expect(error.code == ENOENT)
+        #expect(error.code == .noSuchFileOrDirectory)
         #expect(journal.isEmpty)
     }
 }
@@ -45,11 +47,11 @@ import Testing
     @Test func readsEachAxisWithItsOwnScale() throws {
         let tree = try lis3dhLike()
         let device = try #require(tree.device(name: "lis3dh"))
-        let capture = try PollCapture.open(device, rate: 50, now: 10).get()
+        let capture = try PollCapture.open(device, rate: 50, now: 10)
         defer { capture.release() }
         var samples: [AccelSample] = []
         let before = DaemonClock.now()
-        #expect(capture.read(now: 10, into: { samples.append($0) }) == .ok)
+        #expect(try capture.read(now: 10, into: { samples.append($0) }) == .ok)
         #expect(samples.count == 1)
         #expect(samples[0].acceleration == Vector3(100 * 0.01, -50 * 0.02, 1000 * 0.009806650))
         #expect(samples[0].time >= before && samples[0].time <= DaemonClock.now())
@@ -58,19 +60,19 @@ import Testing
     @Test func followsTheValueRewrittenInPlace() throws {
         let tree = try lis3dhLike()
         let device = try #require(tree.device(name: "lis3dh"))
-        let capture = try PollCapture.open(device, rate: 50, now: 0).get()
+        let capture = try PollCapture.open(device, rate: 50, now: 0)
         defer { capture.release() }
         var xs: [Double] = []
-        _ = capture.read(now: 0, into: { xs.append($0.acceleration.x) })
+        _ = try capture.read(now: 0, into: { xs.append($0.acceleration.x) })
         try tree.write("in_accel_x_raw", "-2048\n")
-        _ = capture.read(now: 0.02, into: { xs.append($0.acceleration.x) })
+        _ = try capture.read(now: 0.02, into: { xs.append($0.acceleration.x) })
         #expect(xs == [1, -20.48])
     }
 
     @Test func raisesTheSamplingFrequencyAndRestoresIt() throws {
         let tree = try lis3dhLike()
         let device = try #require(tree.device(name: "lis3dh"))
-        let capture = try PollCapture.open(device, rate: 50, now: 0).get()
+        let capture = try PollCapture.open(device, rate: 50, now: 0)
         #expect(tree.read("sampling_frequency") == "50")
         #expect(capture.period == 1.0 / 50)
         capture.release()
@@ -84,7 +86,7 @@ import Testing
         files["in_accel_sampling_frequency"] = "12.500000\n"
         files["in_accel_sampling_frequency_available"] = "0.781000 6.250000 12.500000 25\n"
         let tree = try CaptureTestTree(files)
-        let capture = try PollCapture.open(try #require(tree.device(name: "kxcj91008")), rate: 50, now: 0).get()
+        let capture = try PollCapture.open(try #require(tree.device(name: "kxcj91008")), rate: 50, now: 0)
         defer { capture.release() }
         #expect(tree.read("in_accel_sampling_frequency") == "25")
         #expect(capture.period == 1.0 / 25)
@@ -92,12 +94,12 @@ import Testing
 
     @Test func schedulesReadsOnAGridAndSkipsMissedOnes() throws {
         let tree = try lis3dhLike()
-        let capture = try PollCapture.open(try #require(tree.device(name: "lis3dh")), rate: 50, now: 100).get()
+        let capture = try PollCapture.open(try #require(tree.device(name: "lis3dh")), rate: 50, now: 100)
         defer { capture.release() }
         #expect(capture.nextReadTime(now: 99) == 100)
         #expect(capture.nextReadTime(now: 100.5) == 100.5)
         let start = DaemonClock.now()
-        _ = capture.read(now: start, into: { _ in })
+        _ = try capture.read(now: start, into: { _ in })
         let next = try #require(capture.nextReadTime(now: start))
         // The grid started at 100, far in the past: the next read is one period from now.
         #expect(next > start && next <= DaemonClock.now() + 0.02)
@@ -105,25 +107,23 @@ import Testing
 
     @Test func failsWithTheAttributeNamedWhenAValueDoesNotParse() throws {
         let tree = try lis3dhLike(rawX: "12abc")
-        let capture = try PollCapture.open(try #require(tree.device(name: "lis3dh")), rate: 50, now: 0).get()
+        let capture = try PollCapture.open(try #require(tree.device(name: "lis3dh")), rate: 50, now: 0)
         defer { capture.release() }
         var count = 0
-        let status = capture.read(now: 0, into: { _ in count += 1 })
+        let error = thrownError(CaptureError.self, try capture.read(now: 0, into: { _ in count += 1 }))
         #expect(count == 0)
         #expect(
-            status
-                == .failed(
-                    CaptureError(
-                        kind: .invalidValue,
-                        message: "\(tree.path)/in_accel_x_raw holds '12abc', which is not an integer")))
+            error
+                == CaptureError(
+                    kind: .invalidValue, message: "\(tree.path)/in_accel_x_raw holds '12abc', which is not an integer"))
     }
 
     @Test func failsOnAnEmptyRead() throws {
         let tree = try lis3dhLike()
-        let capture = try PollCapture.open(try #require(tree.device(name: "lis3dh")), rate: 50, now: 0).get()
+        let capture = try PollCapture.open(try #require(tree.device(name: "lis3dh")), rate: 50, now: 0)
         defer { capture.release() }
         try tree.write("in_accel_z_raw", "")
-        guard case .failed(let error) = capture.read(now: 0, into: { _ in }) else {
+        guard let error = thrownError(CaptureError.self, try capture.read(now: 0, into: { _ in })) else {
             Issue.record("an empty value made a sample")
             return
         }
@@ -136,7 +136,7 @@ import Testing
             "scan_elements/in_accel_z_en": "0",
         ])
         let device = try #require(tree.device(name: "accel"))
-        guard case .failure(let error) = PollCapture.open(device, rate: 50, now: 0) else {
+        guard let error = thrownError(CaptureError.self, try PollCapture.open(device, rate: 50, now: 0)) else {
             Issue.record("polled a device without raw attributes")
             return
         }
@@ -145,10 +145,10 @@ import Testing
 
     @Test func readsNothingAfterRelease() throws {
         let tree = try lis3dhLike()
-        let capture = try PollCapture.open(try #require(tree.device(name: "lis3dh")), rate: 50, now: 0).get()
+        let capture = try PollCapture.open(try #require(tree.device(name: "lis3dh")), rate: 50, now: 0)
         capture.release()
         var count = 0
-        guard case .failed = capture.read(now: 0, into: { _ in count += 1 }) else {
+        guard thrownError(CaptureError.self, try capture.read(now: 0, into: { _ in count += 1 })) != nil else {
             Issue.record("read after release")
             return
         }

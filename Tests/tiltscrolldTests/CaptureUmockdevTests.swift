@@ -45,7 +45,11 @@ enum Umockdev {
         while samples.count < count && DaemonClock.now() < deadline {
             var entry = pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 100) > 0 else { continue }
-            if case .failed = capture.read(now: DaemonClock.now(), into: { samples.append($0) }) { break }
+            do {
+                _ = try capture.read(now: DaemonClock.now(), into: { samples.append($0) })
+            } catch {
+                break
+            }
         }
         return samples
     }
@@ -61,11 +65,11 @@ private let basePath =
 
 @Suite(.serialized, .enabled(if: Umockdev.has(kxcjkPath))) struct CaptureUmockdevKxcjk {
     @Test func discoversTheSharedScaleAndTheDriversMatrix() throws {
-        let devices = try DeviceDiscovery.enumerate(matrixOverride: nil).get()
+        let devices = try DeviceDiscovery.enumerate(matrixOverride: nil)
         #expect(devices.count == 1)
         let device = try #require(devices.first)
         #expect(device.name == "kxcj91008")
-        #expect(device.sysfsPath == kxcjkPath)
+        #expect(device.sysfsPath == DeviceText(kxcjkPath))
         #expect(device.deviceNode == "/dev/iio:device0")
         #expect(device.calibration.y == AxisCalibration(scale: 0.009582, scaleAttribute: "in_accel_scale"))
         #expect(device.mountMatrix == (try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")))
@@ -77,15 +81,14 @@ private let basePath =
     }
 
     @Test func pollsFollowingTheTiltAndRestoresTheRate() throws {
-        let device = try DeviceDiscovery.choose(from: DeviceDiscovery.enumerate(matrixOverride: nil).get(), name: nil)
-            .get()
-        let capture = try Capture.open(device, mode: .auto, rate: 50).get()
+        let device = try DeviceDiscovery.choose(from: DeviceDiscovery.enumerate(matrixOverride: nil), name: nil)
+        let capture = try Capture.open(device, mode: .auto, rate: 50)
         #expect(capture.mode == .poll)
         #expect(Umockdev.read(kxcjkPath + "/in_accel_sampling_frequency") == "50")
         var samples: [AccelSample] = []
-        #expect(capture.read(now: DaemonClock.now(), into: { samples.append($0) }) == .ok)
+        #expect(try capture.read(now: DaemonClock.now(), into: { samples.append($0) }) == .ok)
         try Umockdev.write(kxcjkPath + "/in_accel_y_raw", "-512\n")
-        #expect(capture.read(now: DaemonClock.now() + 1, into: { samples.append($0) }) == .ok)
+        #expect(try capture.read(now: DaemonClock.now() + 1, into: { samples.append($0) }) == .ok)
         #expect(
             samples.map(\.acceleration) == [
                 Vector3(-12 * 0.009582, -1020 * 0.009582, 40 * 0.009582),
@@ -98,8 +101,8 @@ private let basePath =
     /// Without a trigger the buffer never fills; buffer mode polls instead
     /// and leaves the channels as they were.
     @Test func bufferModePollsWhenTheBufferHasNoTrigger() throws {
-        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).get().first)
-        let capture = try Capture.open(device, mode: .buffer, rate: 50).get()
+        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).first)
+        let capture = try Capture.open(device, mode: .buffer, rate: 50)
         #expect(capture.mode == .poll)
         #expect(Umockdev.read(kxcjkPath + "/scan_elements/in_accel_x_en") == "0")
         capture.release()
@@ -108,7 +111,7 @@ private let basePath =
 
 @Suite(.serialized, .enabled(if: Umockdev.has(lis3dhPath))) struct CaptureUmockdevLis3dh {
     @Test func discoversPerAxisScalesAndTheUnprefixedMatrix() throws {
-        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).get().first)
+        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).first)
         #expect(device.name == "lis3dh")
         #expect(device.calibration.x == AxisCalibration(scale: 0.009806, scaleAttribute: "in_accel_x_scale"))
         #expect(device.calibration.z == AxisCalibration(scale: 0.009806, scaleAttribute: "in_accel_z_scale"))
@@ -117,13 +120,13 @@ private let basePath =
     }
 
     @Test func raisesOneHertzToTheRateAndPutsItBack() throws {
-        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).get().first)
-        let capture = try Capture.open(device, mode: .poll, rate: 50).get()
+        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).first)
+        let capture = try Capture.open(device, mode: .poll, rate: 50)
         #expect(Umockdev.read(lis3dhPath + "/sampling_frequency") == "50")
         var samples: [AccelSample] = []
-        _ = capture.read(now: DaemonClock.now(), into: { samples.append($0) })
+        _ = try capture.read(now: DaemonClock.now(), into: { samples.append($0) })
         try Umockdev.write(lis3dhPath + "/in_accel_x_raw", "700\n")
-        _ = capture.read(now: DaemonClock.now() + 1, into: { samples.append($0) })
+        _ = try capture.read(now: DaemonClock.now() + 1, into: { samples.append($0) })
         #expect(samples.map(\.acceleration.x) == [16 * 0.009806, 700 * 0.009806])
         capture.release()
         #expect(Umockdev.read(lis3dhPath + "/sampling_frequency") == "1")
@@ -131,7 +134,7 @@ private let basePath =
 
     @Test func overridesTheMatrixFromTheConfiguration() throws {
         let override = try MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1")
-        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: override).get().first)
+        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: override).first)
         #expect(device.mountMatrix == override)
         #expect(device.mountMatrixSource == .configuration)
     }
@@ -146,7 +149,7 @@ private let basePath =
         unlink(hysteresis)
         try #require(mkfifo(hysteresis, 0o644) == 0)
 
-        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).get().first)
+        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).first)
         #expect(device.name == "accel_3d")
         #expect(device.calibration.x.scale == 0.0980665)
         #expect(device.calibration.x.offsetAttribute == "in_accel_offset")
@@ -166,7 +169,7 @@ private let basePath =
                 of: "ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1",
                 with: "ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, -1, 0; 0, 0, 1")
                 + "\n")
-        let device = try DeviceDiscovery.describe(sysfsPath: hubPath, matrixOverride: nil).get()
+        let device = try DeviceDiscovery.describe(sysfsPath: DeviceText(hubPath), matrixOverride: nil)
         #expect(device.mountMatrix == (try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")))
 
         try Umockdev.write(
@@ -175,7 +178,10 @@ private let basePath =
                 of: "ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1",
                 with: "ACCEL_MOUNT_MATRIX=0, 0, 0; 0, -1, 0; 0, 0, 1")
                 + "\n")
-        guard case .failure(let error) = DeviceDiscovery.describe(sysfsPath: hubPath, matrixOverride: nil) else {
+        guard
+            let error = thrownError(
+                CaptureError.self, try DeviceDiscovery.describe(sysfsPath: DeviceText(hubPath), matrixOverride: nil))
+        else {
             Issue.record("accepted a matrix with a zero row")
             return
         }
@@ -186,11 +192,11 @@ private let basePath =
     @Test func fallsBackToPollingWhileIioSensorProxyHoldsTheBuffer() throws {
         try Umockdev.write(hubPath + "/buffer/enable", "1\n")
         defer { try? Umockdev.write(hubPath + "/buffer/enable", "0\n") }
-        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).get().first)
-        let capture = try Capture.open(device, mode: .auto, rate: 50).get()
+        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).first)
+        let capture = try Capture.open(device, mode: .auto, rate: 50)
         #expect(capture.mode == .poll)
         var samples: [AccelSample] = []
-        _ = capture.read(now: DaemonClock.now(), into: { samples.append($0) })
+        _ = try capture.read(now: DaemonClock.now(), into: { samples.append($0) })
         #expect(samples.map(\.acceleration) == [Vector3(5 * 0.0980665, -981 * 0.0980665, -20 * 0.0980665)])
         capture.release()
         #expect(Umockdev.read(hubPath + "/buffer/enable") == "1")
@@ -198,8 +204,8 @@ private let basePath =
 
     /// Needs the scans of Tests/umockdev/capture-tests fed to /dev/iio:device0.
     @Test func readsBufferedScansAndRestoresTheDevice() throws {
-        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).get().first)
-        let capture = try Capture.open(device, mode: .buffer, rate: 50).get()
+        let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).first)
+        let capture = try Capture.open(device, mode: .buffer, rate: 50)
         #expect(capture.mode == .buffer)
         for channel in ["in_accel_x", "in_accel_y", "in_accel_z", "in_timestamp"] {
             #expect(Umockdev.read(hubPath + "/scan_elements/\(channel)_en") == "1")
@@ -237,32 +243,32 @@ private let basePath =
 
 @Suite(.serialized, .enabled(if: Umockdev.has(displayPath))) struct CaptureUmockdevTwoSensors {
     @Test func prefersTheDisplaySensor() throws {
-        let devices = try DeviceDiscovery.enumerate(matrixOverride: nil).get()
-        #expect(devices.map(\.sysfsPath) == [displayPath, basePath])
+        let devices = try DeviceDiscovery.enumerate(matrixOverride: nil)
+        #expect(devices.map(\.sysfsPath.unescaped) == [displayPath, basePath])
         #expect(devices.map(\.location) == [.display, .base])
         #expect(devices.map(\.locationSource) == [.sysfsLabel, .udevProperty])
         #expect(devices.map(\.mountMatrixSource) == [.udevProperty, .sysfs("in_mount_matrix")])
-        #expect(try DeviceDiscovery.choose(from: devices, name: nil).get().sysfsPath == displayPath)
+        #expect(try DeviceDiscovery.choose(from: devices, name: nil).sysfsPath == DeviceText(displayPath))
     }
 
     @Test func picksByTheBusLinkOrTheKernelName() throws {
-        let devices = try DeviceDiscovery.enumerate(matrixOverride: nil).get()
+        let devices = try DeviceDiscovery.enumerate(matrixOverride: nil)
         #expect(
-            try DeviceDiscovery.choose(from: devices, name: "/sys/bus/iio/devices/iio:device1").get().sysfsPath
-                == basePath)
-        #expect(try DeviceDiscovery.choose(from: devices, name: "iio:device1").get().sysfsPath == basePath)
-        #expect(try DeviceDiscovery.choose(from: devices, name: basePath).get().sysfsPath == basePath)
+            try DeviceDiscovery.choose(from: devices, name: "/sys/bus/iio/devices/iio:device1").sysfsPath
+                == DeviceText(basePath))
+        #expect(try DeviceDiscovery.choose(from: devices, name: "iio:device1").sysfsPath == DeviceText(basePath))
+        #expect(try DeviceDiscovery.choose(from: devices, name: basePath).sysfsPath == DeviceText(basePath))
     }
 
     @Test func setsItsOwnTriggerForTheBufferAndClearsItAgain() throws {
-        let devices = try DeviceDiscovery.enumerate(matrixOverride: nil).get()
-        let display = try DeviceDiscovery.choose(from: devices, name: nil).get()
+        let devices = try DeviceDiscovery.enumerate(matrixOverride: nil)
+        let display = try DeviceDiscovery.choose(from: devices, name: nil)
         #expect(display.trigger == .own("bmc150_accel-dev0"))
-        let capture = try Capture.open(display, mode: .buffer, rate: 50).get()
+        let capture = try Capture.open(display, mode: .buffer, rate: 50)
         #expect(Umockdev.read(displayPath + "/trigger/current_trigger") == "bmc150_accel-dev0")
         #expect(Umockdev.read(displayPath + "/in_accel_sampling_frequency") == "62.500000")
         var count = 0
-        #expect(capture.read(now: DaemonClock.now(), into: { _ in count += 1 }) == .ok)
+        #expect(try capture.read(now: DaemonClock.now(), into: { _ in count += 1 }) == .ok)
         #expect(count == 0)
         capture.release()
         #expect(Umockdev.read(displayPath + "/trigger/current_trigger") == "")
@@ -273,28 +279,28 @@ private let basePath =
     }
 }
 
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["TILTSCROLL_MONITOR_READY"] != nil && Umockdev.root != nil))
-struct CaptureUmockdevMonitor {
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["TILTSCROLL_HOTPLUG_READY"] != nil && Umockdev.root != nil))
+struct CaptureUmockdevHotplug {
     /// Driven by Tests/umockdev/capture-tests: it waits for the ready file,
     /// then makes the testbed send `change` for the hub, adds a second
     /// accelerometer and removes the hub.
     @Test func reportsAddChangeAndRemove() throws {
-        let monitor = try DeviceMonitor.open().get()
-        defer { monitor.close() }
-        let ready = try #require(ProcessInfo.processInfo.environment["TILTSCROLL_MONITOR_READY"])
+        let hotplug = try HotplugListener.open()
+        defer { hotplug.close() }
+        let ready = try #require(ProcessInfo.processInfo.environment["TILTSCROLL_HOTPLUG_READY"])
         try #require(FileManager.default.createFile(atPath: ready, contents: nil))
 
         var events: [DeviceEvent] = []
         let deadline = DaemonClock.now() + 10
         while events.count < 3 && DaemonClock.now() < deadline {
-            var entry = pollfd(fd: monitor.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            var entry = pollfd(fd: hotplug.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
             guard poll(&entry, 1, 100) > 0 else { continue }
-            monitor.drain { events.append($0) }
+            hotplug.drain { events.append($0) }
         }
         #expect(events.map(\.action) == [.change, .add, .remove])
         #expect(events.map(\.subsystem) == ["iio", "iio", "iio"])
-        #expect(events.first?.sysfsPath == hubPath)
+        #expect(events.first?.sysfsPath == DeviceText(hubPath))
         #expect(events.first?.deviceNode == "/dev/iio:device0")
-        #expect(events.last?.sysfsPath == hubPath)
+        #expect(events.last?.sysfsPath == DeviceText(hubPath))
     }
 }

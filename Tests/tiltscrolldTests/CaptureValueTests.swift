@@ -10,7 +10,7 @@ import Testing
             "in_accel_x_scale": "0.000598\n", "in_accel_scale": "0.009582\n", "scale": "2\n",
             "in_accel_offset": "-3\n",
         ])
-        let calibration = try AccelCalibration.read(from: DeviceDirectory(path: tree.path)).get()
+        let calibration = try AccelCalibration.read(from: DeviceDirectory(path: tree.path))
         #expect(calibration.x.scale == 0.000598)
         #expect(calibration.x.scaleAttribute == "in_accel_x_scale")
         #expect(calibration.y.scale == 0.009582)
@@ -21,12 +21,12 @@ import Testing
 
     @Test func fallsBackToTheGenericScaleAndDefaults() throws {
         let generic = try CaptureTestTree(["scale": "0.5\n", "offset": "1\n"])
-        let read = try AccelCalibration.read(from: DeviceDirectory(path: generic.path)).get()
+        let read = try AccelCalibration.read(from: DeviceDirectory(path: generic.path))
         #expect(read.y.scale == 0.5 && read.y.scaleAttribute == "scale")
         #expect(read.y.offset == 1 && read.y.offsetAttribute == "offset")
 
         let bare = try CaptureTestTree()
-        let defaults = try AccelCalibration.read(from: DeviceDirectory(path: bare.path)).get()
+        let defaults = try AccelCalibration.read(from: DeviceDirectory(path: bare.path))
         #expect(defaults == AccelCalibration())
         #expect(defaults.x.scale == 1 && defaults.x.offset == 0 && defaults.x.scaleAttribute == nil)
     }
@@ -40,7 +40,10 @@ import Testing
 
     @Test func rejectsAScaleThatIsNotANumber() throws {
         let tree = try CaptureTestTree(["in_accel_scale": "0,009582\n"])
-        guard case .failure(let error) = AccelCalibration.read(from: DeviceDirectory(path: tree.path)) else {
+        guard
+            let error = thrownError(
+                CaptureError.self, try AccelCalibration.read(from: DeviceDirectory(path: tree.path)))
+        else {
             Issue.record("accepted a comma decimal")
             return
         }
@@ -50,7 +53,10 @@ import Testing
 
     @Test func rejectsAZeroScale() throws {
         let tree = try CaptureTestTree(["in_accel_y_scale": "0.000000\n"])
-        guard case .failure(let error) = AccelCalibration.read(from: DeviceDirectory(path: tree.path)) else {
+        guard
+            let error = thrownError(
+                CaptureError.self, try AccelCalibration.read(from: DeviceDirectory(path: tree.path)))
+        else {
             Issue.record("accepted a zero scale")
             return
         }
@@ -60,7 +66,7 @@ import Testing
     @Test(arguments: ["nan", "inf", "0x10", "", "1e"])
     func rejectsNonDecimalOffsets(_ text: String) throws {
         let tree = try CaptureTestTree(["in_accel_offset": text])
-        #expect(throws: CaptureError.self) { try AccelCalibration.read(from: DeviceDirectory(path: tree.path)).get() }
+        #expect(throws: CaptureError.self) { try AccelCalibration.read(from: DeviceDirectory(path: tree.path)) }
     }
 }
 
@@ -74,7 +80,7 @@ import Testing
 
     @Test func readsNothingMoreOnceASourceDecided() {
         var consulted: [String] = []
-        func attribute(_ name: String, _ value: String?) -> String? {
+        func attribute(_ name: String, _ value: DeviceText?) -> DeviceText? {
             consulted.append(name)
             return value
         }
@@ -115,13 +121,13 @@ import Testing
 }
 
 @Suite struct CaptureMountMatrixPrecedence {
-    let rotated = "0, 1, 0; -1, 0, 0; 0, 0, 1"
+    let rotated: DeviceText = "0, 1, 0; -1, 0, 0; 0, 0, 1"
 
     @Test func configurationOverrideWinsOverEverything() throws {
         let override = try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")
         let resolved = try ResolvedMountMatrix.resolve(
             override: override, udevProperty: "not a matrix", sysfs: [("mount_matrix", rotated)], devicePath: "/d"
-        ).get()
+        )
         #expect(resolved.matrix == override)
         #expect(resolved.source == .configuration)
     }
@@ -130,7 +136,7 @@ import Testing
         let resolved = try ResolvedMountMatrix.resolve(
             override: nil, udevProperty: rotated, sysfs: [("in_accel_mount_matrix", "1, 0, 0; 0, 1, 0; 0, 0, 1")],
             devicePath: "/d"
-        ).get()
+        )
         #expect(resolved.source == .udevProperty)
         // Asymmetric: M * v, row i dotted with v gives axis i.
         #expect(resolved.matrix.apply(Vector3(1, 2, 3)) == Vector3(2, -1, 3))
@@ -139,18 +145,21 @@ import Testing
     @Test func firstSysfsAttributeWinsThenIdentity() throws {
         let resolved = try ResolvedMountMatrix.resolve(
             override: nil, udevProperty: nil, sysfs: [("in_mount_matrix", rotated)], devicePath: "/d"
-        ).get()
+        )
         #expect(resolved.source == .sysfs("in_mount_matrix"))
         #expect(resolved.source.description == "sysfs in_mount_matrix")
-        let none = try ResolvedMountMatrix.resolve(override: nil, udevProperty: nil, sysfs: [], devicePath: "/d").get()
+        let none = try ResolvedMountMatrix.resolve(override: nil, udevProperty: nil, sysfs: [], devicePath: "/d")
         #expect(none == ResolvedMountMatrix(matrix: .identity, source: .identity))
     }
 
     @Test func malformedUdevMatrixIsAnErrorNotAFallThrough() {
-        let result = ResolvedMountMatrix.resolve(
-            override: nil, udevProperty: "0, 1, 0; 0, 0, 0; 0, 0, 1", sysfs: [("mount_matrix", rotated)],
-            devicePath: "/sys/devices/x/iio:device0")
-        guard case .failure(let error) = result else {
+        guard
+            let error = thrownError(
+                CaptureError.self,
+                try ResolvedMountMatrix.resolve(
+                    override: nil, udevProperty: "0, 1, 0; 0, 0, 0; 0, 0, 1", sysfs: [("mount_matrix", rotated)],
+                    devicePath: "/sys/devices/x/iio:device0"))
+        else {
             Issue.record("accepted a matrix with a zero row")
             return
         }
@@ -276,7 +285,7 @@ import Testing
 
     @Test func listsTriggersOnlyWhenNoneIsSet() {
         var listed = false
-        func triggers() -> [String] {
+        func triggers() -> [DeviceText] {
             listed = true
             return []
         }
@@ -331,12 +340,12 @@ import Testing
 
 @Suite struct CaptureRawReadBackoff {
     @Test func treatsBusyAndTimeoutsAsRefusalsAndEverythingElseAsFailure() {
-        #expect(RawReadBackoff.isRefusal(EBUSY))
-        #expect(RawReadBackoff.isRefusal(EAGAIN))
-        #expect(RawReadBackoff.isRefusal(ETIMEDOUT))
-        #expect(!RawReadBackoff.isRefusal(ENODEV))
-        #expect(!RawReadBackoff.isRefusal(EIO))
-        #expect(!RawReadBackoff.isRefusal(EINVAL))
+        #expect(RawReadBackoff.isRefusal(.resourceBusy))
+        #expect(RawReadBackoff.isRefusal(.tryAgain))
+        #expect(RawReadBackoff.isRefusal(.timedOut))
+        #expect(!RawReadBackoff.isRefusal(.noSuchDevice))
+        #expect(!RawReadBackoff.isRefusal(.ioError))
+        #expect(!RawReadBackoff.isRefusal(.invalidArgument))
     }
 
     @Test func waitsASecondAndReportsOnlyTheFirstRefusal() {
@@ -367,12 +376,12 @@ import Testing
         var template = Array("/tmp/tiltscroll-attr-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
         #expect(fd >= 0)
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         defer { unlink(path) }
         let bytes: [UInt8] = Array("monotonic\n".utf8) + [0]
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
-        #expect(try SysfsAttribute.read(path).get() == "monotonic")
-        #expect(KernelClock(rawValue: try SysfsAttribute.read(path).get()) == .monotonic)
+        #expect(try SysfsAttribute.read(path) == "monotonic")
+        #expect(KernelClock(rawValue: try SysfsAttribute.read(path).unescaped) == .monotonic)
     }
 }

@@ -5,7 +5,8 @@ import Testing
 @Suite struct ConfigErrors {
     @Test func describesTheFileLineAndProblemLikeACompiler() {
         let text = "# tilt\n\n[Device]\nSampleRate=50\n\n[Scroll]\nSpeed=fast\n"
-        guard case .failure(let error) = Configuration.parse(text, file: "/etc/tiltscroll.conf") else {
+        guard let error = thrownError(ConfigError.self, try Configuration.parse(text, file: "/etc/tiltscroll.conf"))
+        else {
             Issue.record("parsed a bad Speed")
             return
         }
@@ -133,13 +134,13 @@ import Testing
 
     @Test func refusesBytesThatAreNotText() {
         let invalidUTF8: [UInt8] = Array("[Scroll]\nSpeed=5\n".utf8) + [0x49, 0x6E, 0xFF, 0x3D, 0x31, 0x0A]
-        guard case .failure(let error) = Configuration.parse(bytes: invalidUTF8, file: "f") else {
+        guard let error = thrownError(ConfigError.self, try Configuration.parse(bytes: invalidUTF8, file: "f")) else {
             Issue.record("accepted invalid UTF-8")
             return
         }
         #expect(error == ConfigError(file: "f", line: 3, message: "the line is not valid UTF-8 text"))
         let nul: [UInt8] = Array("[Scroll]\nSpeed=5\u{0}\n".utf8)
-        guard case .failure(let nulError) = Configuration.parse(bytes: nul, file: "f") else {
+        guard let nulError = thrownError(ConfigError.self, try Configuration.parse(bytes: nul, file: "f")) else {
             Issue.record("accepted a NUL byte")
             return
         }

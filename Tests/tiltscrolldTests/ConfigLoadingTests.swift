@@ -24,18 +24,16 @@ final class ScratchDirectory {
 @Suite struct ConfigLoading {
     @Test func aMissingDefaultFileMeansTheDefaults() throws {
         let scratch = try ScratchDirectory()
-        #expect(
-            Configuration.load(path: "\(scratch.path)/tiltscroll.conf", required: false) == .success(Configuration()))
+        #expect(try Configuration.load(path: "\(scratch.path)/tiltscroll.conf", required: false) == Configuration())
     }
 
     @Test func aMissingRequiredFileIsAnError() throws {
         let scratch = try ScratchDirectory()
         let path = "\(scratch.path)/tiltscroll.conf"
         #expect(
-            Configuration.load(path: path, required: true)
-                == .failure(
-                    ConfigError(
-                        file: path, line: nil, message: "cannot read the configuration: No such file or directory")))
+            throws: ConfigError(
+                file: path, line: nil, message: "cannot read the configuration: No such file or directory")
+        ) { try Configuration.load(path: path, required: true) }
     }
 
     @Test func readsAndParsesAFile() throws {
@@ -44,13 +42,13 @@ final class ScratchDirectory {
         var expected = Configuration()
         expected.scroll.speed = 20
         expected.activation.when = .always
-        #expect(Configuration.load(path: path, required: true) == .success(expected))
+        #expect(try Configuration.load(path: path, required: true) == expected)
     }
 
     @Test func errorsNameTheFileAsGiven() throws {
         let scratch = try ScratchDirectory()
         let path = try scratch.write("bad.conf", Array("[Scroll]\nSpeed=fast\n".utf8))
-        guard case .failure(let error) = Configuration.load(path: path, required: false) else {
+        guard let error = thrownError(ConfigError.self, try Configuration.load(path: path, required: false)) else {
             Issue.record("loaded a bad file")
             return
         }
@@ -59,7 +57,8 @@ final class ScratchDirectory {
 
     @Test func aDirectoryIsAnErrorEvenWhenNotRequired() throws {
         let scratch = try ScratchDirectory()
-        guard case .failure(let error) = Configuration.load(path: scratch.path, required: false) else {
+        guard let error = thrownError(ConfigError.self, try Configuration.load(path: scratch.path, required: false))
+        else {
             Issue.record("loaded a directory")
             return
         }
@@ -70,7 +69,7 @@ final class ScratchDirectory {
     @Test func refusesAFileLargerThanTheCapWithoutReadingItAll() throws {
         let scratch = try ScratchDirectory()
         let path = try scratch.write("huge.conf", [UInt8](repeating: 0x23, count: 1 << 20))
-        guard case .failure(let error) = Configuration.load(path: path, required: true) else {
+        guard let error = thrownError(ConfigError.self, try Configuration.load(path: path, required: true)) else {
             Issue.record("loaded a 1 MiB file")
             return
         }
@@ -84,15 +83,15 @@ final class ScratchDirectory {
         let path = try scratch.write("full.conf", body + padding)
         var expected = Configuration()
         expected.scroll.speed = 9
-        #expect(Configuration.load(path: path, required: true) == .success(expected))
+        #expect(try Configuration.load(path: path, required: true) == expected)
     }
 
     @Test func reportsInvalidUTF8WithItsLine() throws {
         let scratch = try ScratchDirectory()
         let path = try scratch.write(
             "latin1.conf", Array("[Device]\n".utf8) + [0x4E, 0x61, 0x6D, 0x65, 0x3D, 0xE9, 0x0A])
-        #expect(
-            Configuration.load(path: path, required: true)
-                == .failure(ConfigError(file: path, line: 2, message: "the line is not valid UTF-8 text")))
+        #expect(throws: ConfigError(file: path, line: 2, message: "the line is not valid UTF-8 text")) {
+            try Configuration.load(path: path, required: true)
+        }
     }
 }

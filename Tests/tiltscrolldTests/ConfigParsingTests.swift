@@ -5,9 +5,9 @@ import Testing
 
 /// Parses `text` and returns the configuration, recording a test issue if it fails.
 func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Configuration? {
-    switch Configuration.parse(text, file: "test.conf") {
-    case .success(let configuration): return configuration
-    case .failure(let error):
+    do {
+        return try Configuration.parse(text, file: "test.conf")
+    } catch {
         Issue.record("unexpected error: \(error)", sourceLocation: sourceLocation)
         return nil
     }
@@ -15,11 +15,12 @@ func parsed(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -
 
 /// Parses `text` expecting an error, which is returned.
 func parseError(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> ConfigError? {
-    switch Configuration.parse(text, file: "test.conf") {
-    case .success(let configuration):
+    do {
+        let configuration = try Configuration.parse(text, file: "test.conf")
         Issue.record("parsed but should have failed: \(configuration)", sourceLocation: sourceLocation)
         return nil
-    case .failure(let error): return error
+    } catch {
+        return error
     }
 }
 

@@ -34,10 +34,10 @@ struct SplitMix64: RandomNumberGenerator {
                 default: if position < bytes.count { bytes.remove(at: position) }
                 }
             }
-            switch Configuration.parse(bytes: bytes, file: "fuzz") {
-            case .success(let configuration):
-                #expect(Configuration.parse(configuration.renderEffective(), file: "again") == .success(configuration))
-            case .failure(let error):
+            do {
+                let configuration = try Configuration.parse(bytes: bytes, file: "fuzz")
+                #expect((try? Configuration.parse(configuration.renderEffective(), file: "again")) == configuration)
+            } catch {
                 let lineCount = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).count
                 #expect(error.line.map { (1...lineCount).contains($0) } ?? true, "\(error)")
                 #expect(!error.message.isEmpty)

@@ -5,12 +5,12 @@ import Testing
 @testable import tiltscrolld
 
 @Suite struct DemoTraceEmbedding {
-    /// tools/embed-demo-trace wrote the text; it must still be the file it came from.
+    /// The build embedded the recorded file, byte for byte.
     @Test func matchesTheRecordedTraceItWasMadeFrom() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let recorded = try String(contentsOf: root.appendingPathComponent(DemoTrace.source), encoding: .utf8)
-        #expect(DemoTrace.text + "\n" == recorded)
+        #expect(DemoTrace.text == recorded)
     }
 
     @Test func isARealRecordingThatScrollsBothWays() throws {

@@ -26,23 +26,23 @@ func sysfsText(_ path: String) -> String? {
 
 @Suite struct ScrollDeviceErrors {
     @Test func creationErrorsSayWhatToDo() {
-        let missing = ScrollDevice.creationError(code: ENOENT)
+        let missing = ScrollDevice.creationError(code: .noSuchFileOrDirectory)
         #expect(missing == .uinputMissing)
         #expect(missing.description.contains("modprobe uinput"))
-        let denied = ScrollDevice.creationError(code: EACCES)
+        let denied = ScrollDevice.creationError(code: .permissionDenied)
         #expect(denied == .permissionDenied(path: "/dev/uinput", access: OutputError.uinputAccess))
         #expect(
             denied.description.hasPrefix(
                 "permission denied opening /dev/uinput: tiltscrolld needs read and write access"))
-        #expect(ScrollDevice.creationError(code: EPERM) == denied)
+        #expect(ScrollDevice.creationError(code: .notPermitted) == denied)
         #expect(
-            ScrollDevice.creationError(code: EINVAL)
-                == .system(SystemError(code: EINVAL, operation: "create uinput device on /dev/uinput")))
+            ScrollDevice.creationError(code: .invalidArgument)
+                == .system(SystemError(code: .invalidArgument, operation: "create uinput device on /dev/uinput")))
     }
 
     @Test(.enabled(if: access("/dev/uinput", F_OK) != 0, "this machine has /dev/uinput"))
     func withoutUinputCreationAsksForTheModule() {
-        #expect(throws: OutputError.uinputMissing) { try ScrollDevice.create(horizontal: false).get() }
+        #expect(throws: OutputError.uinputMissing) { try ScrollDevice.create(horizontal: false) }
     }
 }
 
@@ -50,7 +50,7 @@ func sysfsText(_ path: String) -> String? {
 @Suite(.enabled(if: uinputAvailable, "needs a writable /dev/uinput"), .serialized)
 struct ScrollDeviceOnTheKernel {
     @Test func declaresOnlyTheVerticalWheel() throws {
-        let device = try ScrollDevice.create(horizontal: false).get()
+        let device = try ScrollDevice.create(horizontal: false)
         defer { device.destroy() }
         let sysfs = try #require(device.sysfsPath)
         #expect(sysfsText("\(sysfs)/name") == "tiltscroll")
@@ -65,22 +65,22 @@ struct ScrollDeviceOnTheKernel {
     }
 
     @Test func declaresTheHorizontalWheelWhenAsked() throws {
-        let device = try ScrollDevice.create(horizontal: true).get()
+        let device = try ScrollDevice.create(horizontal: true)
         defer { device.destroy() }
         let sysfs = try #require(device.sysfsPath)
         #expect(sysfsText("\(sysfs)/capabilities/rel") == "1940")  // + REL_HWHEEL, REL_HWHEEL_HI_RES
     }
 
     @Test func aReaderSeesExactlyTheFramesWritten() throws {
-        let device = try ScrollDevice.create(horizontal: true).get()
+        let device = try ScrollDevice.create(horizontal: true)
         defer { device.destroy() }
         let node = try #require(device.deviceNode)
         let reader = open(node, O_RDONLY | O_NONBLOCK)
         try #require(reader >= 0)
         defer { close(reader) }
-        try device.emit(ScrollFrame(verticalHiRes: -60)).get()
-        try device.emit(ScrollFrame()).get()
-        try device.emit(ScrollFrame(verticalHiRes: -70, verticalDetents: -1, horizontalHiRes: 30)).get()
+        try device.emit(ScrollFrame(verticalHiRes: -60))
+        try device.emit(ScrollFrame())
+        try device.emit(ScrollFrame(verticalHiRes: -70, verticalDetents: -1, horizontalHiRes: 30))
         #expect(
             readEvents(reader) == [
                 [EV_REL, REL_WHEEL_HI_RES, -60], [EV_SYN, SYN_REPORT, 0],
@@ -90,19 +90,19 @@ struct ScrollDeviceOnTheKernel {
     }
 
     @Test func destroyRemovesTheDeviceAndIsIdempotent() throws {
-        let device = try ScrollDevice.create(horizontal: false).get()
+        let device = try ScrollDevice.create(horizontal: false)
         let sysfs = try #require(device.sysfsPath)
         #expect(access(sysfs, F_OK) == 0)
         device.destroy()
         device.destroy()
         #expect(access(sysfs, F_OK) != 0)
-        #expect(throws: OutputError.self) { try device.emit(ScrollFrame(verticalHiRes: 1)).get() }
+        #expect(throws: OutputError.self) { try device.emit(ScrollFrame(verticalHiRes: 1)) }
     }
 
     @Test func ourOwnDeviceIsNeverATabletModeSwitch() throws {
-        let device = try ScrollDevice.create(horizontal: false).get()
+        let device = try ScrollDevice.create(horizontal: false)
         defer { device.destroy() }
         let node = try #require(device.deviceNode)
-        #expect(try TabletModeSwitch.open(deviceNode: node).get() == nil)
+        #expect(try TabletModeSwitch.open(deviceNode: DeviceText(node)) == nil)
     }
 }

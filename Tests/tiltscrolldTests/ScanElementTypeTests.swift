@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ScanElementTypeParsing {
     @Test func readsTheKxcjkFormatWithShift() throws {
-        let type = try ScanElementType.parse("le:s12/16>>4").get()
+        let type = try ScanElementType.parse("le:s12/16>>4")
         #expect(
             type
                 == ScanElementType(
@@ -13,14 +13,14 @@ import Testing
     }
 
     @Test func readsTheHidSensorHubFormatAndTheTimestamp() throws {
-        let hid = try ScanElementType.parse("le:s16/32>>0\n").get()
+        let hid = try ScanElementType.parse("le:s16/32>>0\n")
         #expect(hid.realBits == 16 && hid.storageBits == 32 && hid.shift == 0 && hid.isSigned)
-        let timestamp = try ScanElementType.parse("le:s64/64>>0").get()
+        let timestamp = try ScanElementType.parse("le:s64/64>>0")
         #expect(timestamp.elementBytes == 8)
     }
 
     @Test func readsBigEndianUnsignedWithRepeat() throws {
-        let type = try ScanElementType.parse("be:u14/16X4>>2").get()
+        let type = try ScanElementType.parse("be:u14/16X4>>2")
         #expect(
             type
                 == ScanElementType(
@@ -31,7 +31,7 @@ import Testing
 
     @Test func acceptsEveryStorageSizeTheKernelUses() throws {
         for storage in [8, 16, 24, 32, 40, 48, 56, 64] {
-            let type = try ScanElementType.parse("le:u\(storage)/\(storage)>>0").get()
+            let type = try ScanElementType.parse("le:u\(storage)/\(storage)>>0")
             #expect(type.storageBytes == storage / 8)
         }
     }
@@ -58,11 +58,11 @@ import Testing
         "LE:s12/16>>4",
     ])
     func rejectsWhatTheKernelNeverPrints(_ text: String) {
-        #expect(throws: ScanFormatError.self) { try ScanElementType.parse(text).get() }
+        #expect(throws: ScanFormatError.self) { try ScanElementType.parse(text) }
     }
 
     @Test func namesTheTextAndTheProblem() {
-        guard case .failure(let error) = ScanElementType.parse("le:s12/16>>5") else {
+        guard let error = thrownError(ScanFormatError.self, try ScanElementType.parse("le:s12/16>>5")) else {
             Issue.record("accepted a shift beyond the storage")
             return
         }
@@ -72,7 +72,7 @@ import Testing
 
 @Suite struct ScanElementDecoding {
     private func decode(_ text: String, _ bytes: [UInt8], at offset: Int = 0, repetition: Int = 0) throws -> Int64 {
-        let type = try ScanElementType.parse(text).get()
+        let type = try ScanElementType.parse(text)
         return bytes.withUnsafeBytes { type.value(in: $0, at: offset, repetition: repetition) }
     }
 

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ScanLayoutComputation {
     private func channel(_ name: String, _ index: Int, _ type: String) throws -> ScanChannel {
-        ScanChannel(name: name, index: index, type: try ScanElementType.parse(type).get())
+        ScanChannel(name: name, index: index, type: try ScanElementType.parse(type))
     }
 
     private func offsets(_ layout: ScanLayout) -> [String: Int] {
@@ -15,7 +15,7 @@ import Testing
         let layout = try ScanLayout.compute([
             channel("in_accel_x", 0, "le:s16/32>>0"), channel("in_accel_y", 1, "le:s16/32>>0"),
             channel("in_accel_z", 2, "le:s16/32>>0"), channel("in_timestamp", 3, "le:s64/64>>0"),
-        ]).get()
+        ])
         #expect(offsets(layout) == ["in_accel_x": 0, "in_accel_y": 4, "in_accel_z": 8, "in_timestamp": 16])
         #expect(layout.scanBytes == 24)
     }
@@ -24,7 +24,7 @@ import Testing
         let layout = try ScanLayout.compute([
             channel("in_accel_x", 0, "le:s12/16>>4"), channel("in_accel_y", 1, "le:s12/16>>4"),
             channel("in_accel_z", 2, "le:s12/16>>4"), channel("in_timestamp", 3, "le:s64/64>>0"),
-        ]).get()
+        ])
         #expect(offsets(layout) == ["in_accel_x": 0, "in_accel_y": 2, "in_accel_z": 4, "in_timestamp": 8])
         #expect(layout.scanBytes == 16)
     }
@@ -33,12 +33,12 @@ import Testing
         let axes = try ScanLayout.compute([
             channel("in_accel_x", 0, "le:s16/16>>0"), channel("in_accel_y", 1, "le:s16/16>>0"),
             channel("in_accel_z", 2, "le:s16/16>>0"),
-        ]).get()
+        ])
         #expect(axes.scanBytes == 6)
         let mixed = try ScanLayout.compute([
             channel("in_accel_x", 0, "le:s8/8>>0"), channel("in_accel_y", 1, "le:s32/32>>0"),
             channel("in_accel_z", 2, "le:s8/8>>0"),
-        ]).get()
+        ])
         #expect(offsets(mixed) == ["in_accel_x": 0, "in_accel_y": 4, "in_accel_z": 8])
         #expect(mixed.scanBytes == 12)
     }
@@ -48,7 +48,7 @@ import Testing
             channel("in_accel_x", 0, "le:u8/8>>0"), channel("in_accel_y", 1, "le:s16/16>>0"),
             channel("in_accel_z", 2, "le:s32/32>>0"), channel("in_temp", 3, "le:u8/8>>0"),
             channel("in_timestamp", 4, "le:s64/64>>0"),
-        ]).get()
+        ])
         #expect(
             offsets(layout) == [
                 "in_accel_x": 0, "in_accel_y": 2, "in_accel_z": 4, "in_temp": 8, "in_timestamp": 16,
@@ -60,7 +60,7 @@ import Testing
         let layout = try ScanLayout.compute([
             channel("in_accel_z", 7, "le:s16/16>>0"), channel("in_accel_x", 2, "le:s16/16>>0"),
             channel("in_accel_y", 5, "le:s16/16>>0"),
-        ]).get()
+        ])
         #expect(layout.elements.map(\.channel.name) == ["in_accel_x", "in_accel_y", "in_accel_z"])
         #expect(offsets(layout) == ["in_accel_x": 0, "in_accel_y": 2, "in_accel_z": 4])
     }
@@ -68,7 +68,7 @@ import Testing
     @Test func putsTheTimestampLastWhateverItsIndex() throws {
         let layout = try ScanLayout.compute([
             channel("in_timestamp", 0, "le:s64/64>>0"), channel("in_accel_x", 1, "le:s16/16>>0"),
-        ]).get()
+        ])
         #expect(layout.elements.map(\.channel.name) == ["in_accel_x", "in_timestamp"])
         #expect(offsets(layout) == ["in_accel_x": 0, "in_timestamp": 8])
         #expect(layout.scanBytes == 16)
@@ -77,7 +77,7 @@ import Testing
     @Test func alignsRepeatedElementsToTheirWholeSize() throws {
         let layout = try ScanLayout.compute([
             channel("in_accel_x", 0, "le:s16/16>>0"), channel("in_rot_quaternion", 1, "le:s16/16X4>>0"),
-        ]).get()
+        ])
         #expect(offsets(layout) == ["in_accel_x": 0, "in_rot_quaternion": 8])
         #expect(layout.scanBytes == 16)
     }
@@ -87,7 +87,7 @@ import Testing
         // decoder must still never read past a scan.
         let layout = try ScanLayout.compute([
             channel("in_accel_x", 0, "le:u8/8>>0"), channel("in_accel_y", 1, "le:s16/16X3>>0"),
-        ]).get()
+        ])
         for element in layout.elements {
             #expect(element.offset + element.channel.type.elementBytes <= layout.scanBytes)
         }
@@ -102,16 +102,16 @@ import Testing
     }
 
     @Test func rejectsChannelSetsTheKernelCannotProduce() throws {
-        #expect(throws: ScanLayoutError.self) { try ScanLayout.compute([]).get() }
+        #expect(throws: ScanLayoutError.self) { try ScanLayout.compute([]) }
         #expect(throws: ScanLayoutError.self) {
             try ScanLayout.compute([
                 self.channel("in_accel_x", 1, "le:s16/16>>0"), self.channel("in_accel_y", 1, "le:s16/16>>0"),
-            ]).get()
+            ])
         }
         #expect(throws: ScanLayoutError.self) {
             try ScanLayout.compute([
                 self.channel("in_timestamp", 3, "le:s64/64>>0"), self.channel("in_timestamp", 4, "le:s64/64>>0"),
-            ]).get()
+            ])
         }
     }
 
@@ -119,7 +119,7 @@ import Testing
         let layout = try ScanLayout.compute([
             channel("in_accel_x", 0, "le:s16/32>>0"), channel("in_accel_y", 1, "le:s16/32>>0"),
             channel("in_accel_z", 2, "le:s16/32>>0"), channel("in_timestamp", 3, "le:s64/64>>0"),
-        ]).get()
+        ])
         // The report holds x, y, z as consecutive 16-bit values; the driver
         // copies 32 bits per axis, so each slot's upper half is the next axis.
         let x: Int16 = -981

@@ -19,9 +19,8 @@ private func text(neutral: String, version: String = "1") -> String {
     """
 }
 
-private func problem(_ text: String) -> CalibrationFormatError? {
-    if case .failure(let error) = CalibrationFormat.parse(text) { return error }
-    return nil
+private func problem(_ text: String) -> RecordFormatError? {
+    thrownError(RecordFormatError.self, try CalibrationFormat.parse(text))
 }
 
 @Suite struct ServiceCalibrationFormat {
@@ -32,7 +31,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     func formatThenParseGivesTheSameRecord(neutral: Vector3) throws {
         var record = sample
         record.neutral = neutral
-        let parsed = try CalibrationFormat.parse(CalibrationFormat.format(record)).get()
+        let parsed = try CalibrationFormat.parse(CalibrationFormat.format(record))
         #expect(parsed == record)
     }
 
@@ -52,7 +51,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         let file =
             "# saved\r\n\r\n version = 1 \r\ndevice-name=lis3dh-accel\r\n"
             + "device-path=/sys/devices/platform/lis3dh/iio:device2\r\n  neutral =  0\t-1 0  \r\n"
-        let record = try CalibrationFormat.parse(file).get()
+        let record = try CalibrationFormat.parse(file)
         #expect(record.deviceName == "lis3dh-accel")
         #expect(record.devicePath == "/sys/devices/platform/lis3dh/iio:device2")
         #expect(record.neutral == Vector3(0, -1, 0))
@@ -61,7 +60,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     @Test func rejectsAComponentThatIsNotANumber() {
         #expect(
             problem(text(neutral: "0 -1 abc"))
-                == CalibrationFormatError(line: 4, message: "'abc' is not a finite decimal number"))
+                == RecordFormatError(line: 4, message: "'abc' is not a finite decimal number"))
     }
 
     @Test(arguments: ["nan -1 0", "0 inf 0", "0 -1 -infinity", "0x0 -1 0", "0 -1 1e999"])
@@ -73,7 +72,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     func rejectsTheWrongNumberOfComponents(neutral: String, count: Int) {
         #expect(
             problem(text(neutral: neutral))
-                == CalibrationFormatError(line: 4, message: "neutral needs 3 numbers, got \(count)"))
+                == RecordFormatError(line: 4, message: "neutral needs 3 numbers, got \(count)"))
     }
 
     @Test(arguments: ["0 0 2", "0 0 0", "0.5 0.5 0", "0 -0.99 0"])
@@ -84,7 +83,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     }
 
     @Test func acceptsASmallRoundingErrorInTheLength() throws {
-        let record = try CalibrationFormat.parse(text(neutral: "0 -0.9999 0")).get()
+        let record = try CalibrationFormat.parse(text(neutral: "0 -0.9999 0"))
         #expect(record.neutral == Vector3(0, -0.9999, 0))
     }
 
@@ -96,11 +95,11 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     @Test func rejectsMissingDuplicateAndUnknownKeys() {
         #expect(
             problem("version=1\ndevice-name=a\nneutral=0 -1 0\n")
-                == CalibrationFormatError(message: "'device-path' is missing"))
+                == RecordFormatError(message: "'device-path' is missing"))
         #expect(problem(text(neutral: "0 -1 0") + "\nneutral=0 0 -1")?.line == 5)
         #expect(
             problem("colour=blue\n" + text(neutral: "0 -1 0"))
-                == CalibrationFormatError(line: 1, message: "unknown key 'colour'"))
+                == RecordFormatError(line: 1, message: "unknown key 'colour'"))
     }
 
     @Test(arguments: [
@@ -156,7 +155,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
-        try store.save(sample).get()
+        try store.save(sample)
         #expect(store.load() == .loaded(sample))
         #expect(directory.entries() == ["calibration"])
         #expect(directory.permissions("calibration") == 0o644 & ~Int(currentUmask()))
@@ -166,10 +165,10 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
-        try store.save(sample).get()
+        try store.save(sample)
         var newer = sample
         newer.neutral = Vector3(0, 0, -1)
-        try store.save(newer).get()
+        try store.save(newer)
         #expect(store.load() == .loaded(newer))
         #expect(directory.entries() == ["calibration"])
     }
@@ -177,28 +176,28 @@ private func problem(_ text: String) -> CalibrationFormatError? {
     @Test func createsItsOwnDirectoryButNotItsParents() throws {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
-        try CalibrationStore(directory: directory.path + "/state").save(sample).get()
+        try CalibrationStore(directory: directory.path + "/state").save(sample)
         #expect(directory.permissions("state") == 0o700 & ~Int(currentUmask()))
         let deep = CalibrationStore(directory: directory.path + "/missing/state")
-        guard case .failure(let error) = deep.save(sample) else {
+        guard let error = thrownError(SystemError.self, try deep.save(sample)) else {
             Issue.record("saving under a missing parent succeeded")
             return
         }
-        #expect(error.code == ENOENT)
+        #expect(error.code == .noSuchFileOrDirectory)
     }
 
     @Test func aRejectedRecordLeavesThePreviousFileIntact() throws {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
-        try store.save(sample).get()
+        try store.save(sample)
         var bad = sample
         bad.neutral = Vector3(0, 0, 3)
-        guard case .failure(let error) = store.save(bad) else {
+        guard let error = thrownError(SystemError.self, try store.save(bad)) else {
             Issue.record("a non-unit neutral was saved")
             return
         }
-        #expect(error.code == EINVAL)
+        #expect(error.code == .invalidArgument)
         #expect(store.load() == .loaded(sample))
         #expect(directory.entries() == ["calibration"])
     }
@@ -208,7 +207,7 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
         #expect(store.load() == .missing)
-        #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: sample.devicePath) == nil)
+        #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: DeviceText(sample.devicePath)) == nil)
     }
 
     @Test func aCorruptFileIsUnusableAndNamedInTheMessage() throws {
@@ -243,27 +242,18 @@ private func problem(_ text: String) -> CalibrationFormatError? {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
-        try store.save(sample).get()
-        #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: sample.devicePath) == sample.neutral)
-        #expect(store.neutralPose(forDeviceNamed: "lis3dh-accel", at: sample.devicePath) == nil)
+        try store.save(sample)
+        #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: DeviceText(sample.devicePath)) == sample.neutral)
+        #expect(store.neutralPose(forDeviceNamed: "lis3dh-accel", at: DeviceText(sample.devicePath)) == nil)
     }
 
     @Test func theDirectoryComesFromStateDirectory() {
-        #expect(CalibrationStore.directory(stateDirectoryVariable: nil) == "/var/lib/tiltscroll")
-        #expect(CalibrationStore.directory(stateDirectoryVariable: "") == "/var/lib/tiltscroll")
-        #expect(CalibrationStore.directory(stateDirectoryVariable: "/var/lib/tiltscroll") == "/var/lib/tiltscroll")
-        #expect(CalibrationStore.directory(stateDirectoryVariable: "/state/a:/state/b") == "/state/a")
-        #expect(CalibrationStore.directory(stateDirectoryVariable: "relative") == "/var/lib/tiltscroll")
+        #expect(StorageDirectory.state.path(environmentValue: nil) == "/var/lib/tiltscroll")
+        #expect(StorageDirectory.state.path(environmentValue: "") == "/var/lib/tiltscroll")
+        #expect(StorageDirectory.state.path(environmentValue: "/var/lib/tiltscroll") == "/var/lib/tiltscroll")
+        #expect(StorageDirectory.state.path(environmentValue: "/state/a:/state/b") == "/state/a")
+        #expect(StorageDirectory.state.path(environmentValue: "relative") == "/var/lib/tiltscroll")
     }
-}
-
-/// The process umask, read without changing it (umask(2) would, for every thread).
-private func currentUmask() -> mode_t {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-        let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
-    else { return 0o022 }
-    return value
 }
 
 private func writeBytes(_ path: String, _ bytes: [UInt8]) -> Bool {

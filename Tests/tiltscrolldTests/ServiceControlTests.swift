@@ -13,21 +13,24 @@ private let deadPID: Int32 = 4_194_305
         ("99999999999\n", nil), ("12 34\n", nil), ("+7\n", nil),
     ])
     func parsesOnlyAPositiveDecimalPID(content: String, pid: Int32?) {
-        #expect(PidFile.parsePID(Array(content.utf8)) == pid)
+        #expect(ProcessIDRecord.parsePID(Array(content.utf8)) == pid)
     }
 
     @Test func thePathComesFromRuntimeDirectory() {
-        #expect(PidFile.path(runtimeDirectoryVariable: nil) == "/run/tiltscroll/tiltscrolld.pid")
-        #expect(PidFile.path(runtimeDirectoryVariable: "/run/tiltscroll") == "/run/tiltscroll/tiltscrolld.pid")
-        #expect(PidFile.path(runtimeDirectoryVariable: "/run/a:/run/b") == "/run/a/tiltscrolld.pid")
-        #expect(PidFile.path(runtimeDirectoryVariable: "relative") == "/run/tiltscroll/tiltscrolld.pid")
+        func path(runtimeDirectoryVariable value: String?) -> String {
+            PersistedFile<ProcessIDRecord>(directory: StorageDirectory.runtime.path(environmentValue: value)).path
+        }
+        #expect(path(runtimeDirectoryVariable: nil) == "/run/tiltscroll/tiltscrolld.pid")
+        #expect(path(runtimeDirectoryVariable: "/run/tiltscroll") == "/run/tiltscroll/tiltscrolld.pid")
+        #expect(path(runtimeDirectoryVariable: "/run/a:/run/b") == "/run/a/tiltscrolld.pid")
+        #expect(path(runtimeDirectoryVariable: "relative") == "/run/tiltscroll/tiltscrolld.pid")
     }
 
     @Test func createWritesThisProcessReadableByAll() throws {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let file = PidFile(path: directory.path + "/run/tiltscrolld.pid")
-        _ = try file.create().get()
+        _ = try file.create()
         #expect(directory.read("run/tiltscrolld.pid") == "\(getpid())\n")
         #expect(directory.permissions("run/tiltscrolld.pid") == 0o644)
         #expect(directory.entries() == ["run"])
@@ -49,7 +52,7 @@ private let deadPID: Int32 = 4_194_305
             Issue.record("a dead process was taken for the daemon")
             return
         }
-        _ = try file.create().get()
+        _ = try file.create()
         #expect(directory.read("tiltscrolld.pid") == "\(getpid())\n")
     }
 
@@ -72,7 +75,7 @@ private let deadPID: Int32 = 4_194_305
         try directory.write("tiltscrolld.pid", "\(daemon.pid)\n")
         let file = PidFile(path: directory.path + "/tiltscrolld.pid")
         #expect(file.state() == .running(daemon.pid))
-        #expect(file.create() == .failure(.alreadyRunning(pid: daemon.pid, path: file.path)))
+        #expect(throws: PidFile.CreateError.alreadyRunning(pid: daemon.pid, path: file.path)) { try file.create() }
         #expect(directory.read("tiltscrolld.pid") == "\(daemon.pid)\n")
         // Not ours to remove either.
         file.remove()
@@ -105,7 +108,7 @@ private let deadPID: Int32 = 4_194_305
         defer { daemon.stop() }
         try directory.write("tiltscrolld.pid", "\(daemon.pid)\n")
         let client = ControlClient(locators: [.pidFile(PidFile(path: directory.path + "/tiltscrolld.pid"))])
-        #expect(client.send(request) == .success(daemon.pid))
+        #expect(try client.send(request) == daemon.pid)
         // sleep(1) does not handle SIGUSR1/2, so the signal ends it: proof it arrived.
         #expect(daemon.terminatingSignal() == signal)
     }
@@ -122,7 +125,7 @@ private let deadPID: Int32 = 4_194_305
             .systemdUnit("tiltscroll-test-no-such-unit.service"),
             .pidFile(PidFile(path: directory.path + "/tiltscrolld.pid")),
         ])
-        #expect(client.findDaemon() == .success(daemon.pid))
+        #expect(try client.findDaemon() == daemon.pid)
     }
 
     @Test func noDaemonIsReportedWithEveryPlaceLooked() {
@@ -132,7 +135,7 @@ private let deadPID: Int32 = 4_194_305
             .systemdUnit("tiltscroll-test-no-such-unit.service"),
             .pidFile(PidFile(path: directory.path + "/tiltscrolld.pid")),
         ])
-        guard case .failure(.notRunning(let places)) = client.send(.calibrate) else {
+        guard case .notRunning(let places)? = thrownError(ControlError.self, try client.send(.calibrate)) else {
             Issue.record("a daemon was found where none runs")
             return
         }
@@ -146,7 +149,7 @@ private let deadPID: Int32 = 4_194_305
         try directory.write("tiltscrolld.pid", "\(getpid())\n")
         let client = ControlClient(locators: [.pidFile(PidFile(path: directory.path + "/tiltscrolld.pid"))])
         // Our own PID, but we are not tiltscrolld: sending SIGUSR1 would kill the test run.
-        guard case .failure(.notRunning) = client.send(.calibrate) else {
+        guard case .notRunning? = thrownError(ControlError.self, try client.send(.calibrate)) else {
             Issue.record("a process that is not tiltscrolld was signalled")
             return
         }

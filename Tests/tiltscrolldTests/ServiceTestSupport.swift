@@ -83,3 +83,12 @@ final class FakeDaemonProcess {
         return raw
     }
 }
+
+/// The process umask, read without changing it (umask(2) would, for every thread).
+func currentUmask() -> mode_t {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+        let value = mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+    else { return 0o022 }
+    return value
+}

@@ -23,19 +23,22 @@ import Testing
     }
 
     @Test func openingAVanishedNodeSaysTheDeviceIsGone() {
-        let node = "/nonexistent/input/event7"
-        #expect(throws: OutputError.deviceGone(path: node)) { try TabletModeSwitch.open(deviceNode: node).get() }
+        let node: DeviceText = "/nonexistent/input/event7"
+        #expect(throws: InputDeviceError.deviceGone(path: node)) { try TabletModeSwitch.open(deviceNode: node) }
     }
 
     @Test func openingAFileThatIsNoInputDeviceSaysSo() throws {
         let scratch = try ScratchDirectory()
-        let path = try scratch.write("event3", Array("x".utf8))
-        #expect(throws: OutputError.notAnInputDevice(path: path)) { try TabletModeSwitch.open(deviceNode: path).get() }
+        let path = DeviceText(try scratch.write("event3", Array("x".utf8)))
+        #expect(throws: InputDeviceError.notAnInputDevice(path: path)) {
+            try TabletModeSwitch.open(deviceNode: path)
+        }
     }
 
     @Test func permissionProblemsSayWhatIsNeeded() {
-        let error = TabletModeSwitch.openError(SystemError(code: EACCES, operation: "open"), path: "/dev/input/event4")
-        #expect(error == .permissionDenied(path: "/dev/input/event4", access: OutputError.eventDeviceAccess))
+        let error = TabletModeSwitch.openError(
+            SystemError(code: .permissionDenied, operation: "open"), path: "/dev/input/event4")
+        #expect(error == .permissionDenied(path: "/dev/input/event4"))
         #expect(
             error.description.hasPrefix("permission denied opening /dev/input/event4: tiltscrolld needs read access"))
     }
@@ -56,7 +59,7 @@ final class FakeSwitchDevice {
         var created: OpaquePointer?
         let rc = libevdev_uinput_create_from_device(template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
         guard rc == 0, let created, let node = libevdev_uinput_get_devnode(created) else {
-            throw SystemError(code: -rc, operation: "create fake switch")
+            throw SystemError(code: Errno(rawValue: -rc), operation: "create fake switch")
         }
         handle = created
         self.node = String(cString: node)
@@ -75,35 +78,44 @@ struct TabletSwitchOnTheKernel {
     @Test func findsASwitchByCapabilityAndReadsItsState() throws {
         let fake = try FakeSwitchDevice(name: "Intel Virtual Switches", switches: [SW_TABLET_MODE, SW_DOCK])
         fake.set(SW_TABLET_MODE, 1)
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node).get())
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
         defer { found.close() }
         #expect(found.name == "Intel Virtual Switches")
-        #expect(found.deviceNode == fake.node)
+        #expect(found.deviceNode == DeviceText(fake.node))
         #expect(found.isTabletMode)
-        #expect(TabletModeSwitch.scan().contains { $0.deviceNode == fake.node })
+        #expect(TabletModeSwitch.scan().contains { $0.deviceNode == DeviceText(fake.node) })
+    }
+
+    @Test func aSwitchNamedWithTerminalEscapesIsShownEscaped() throws {
+        // A USB device names itself; the kernel passes the name on as it is.
+        let fake = try FakeSwitchDevice(name: "switch\u{1B}]0;owned\u{07}\u{1B}[2J", switches: [SW_TABLET_MODE])
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
+        defer { found.close() }
+        #expect(found.name.bytes == Array("switch\u{1B}]0;owned\u{07}\u{1B}[2J".utf8))
+        #expect("\(found.name)" == "switch\\x1b]0;owned\\x07\\x1b[2J")
     }
 
     @Test func aDeviceWithOtherSwitchesIsNotOne() throws {
         let lid = try FakeSwitchDevice(name: "Lid Switch", switches: [SW_LID])
-        #expect(try TabletModeSwitch.open(deviceNode: lid.node).get() == nil)
-        #expect(!TabletModeSwitch.scan().contains { $0.deviceNode == lid.node })
+        #expect(try TabletModeSwitch.open(deviceNode: DeviceText(lid.node)) == nil)
+        #expect(!TabletModeSwitch.scan().contains { $0.deviceNode == DeviceText(lid.node) })
     }
 
     @Test func drainReportsChangesOnlyWhenTheStateChanges() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node).get())
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
         defer { found.close() }
         #expect(!found.isTabletMode)
-        #expect(try found.drain().get() == false)
+        #expect(try found.drain() == false)
         fake.set(SW_TABLET_MODE, 1)
-        #expect(try found.drain().get() == true)
+        #expect(try found.drain() == true)
         #expect(found.isTabletMode)
         fake.set(SW_TABLET_MODE, 1)  // the kernel drops a repeated state
-        #expect(try found.drain().get() == false)
+        #expect(try found.drain() == false)
         fake.set(SW_TABLET_MODE, 0)
         fake.set(SW_TABLET_MODE, 1)
         fake.set(SW_TABLET_MODE, 0)
-        #expect(try found.drain().get() == true)
+        #expect(try found.drain() == true)
         #expect(!found.isTabletMode)
     }
 
@@ -112,22 +124,22 @@ struct TabletSwitchOnTheKernel {
     /// the resync can tell that the machine is now a tablet.
     @Test func resyncsAfterDroppedEvents() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE, SW_DOCK])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node).get())
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
         defer { found.close() }
         fake.set(SW_TABLET_MODE, 1)
         for i in 0..<2000 { fake.set(SW_DOCK, Int32(1 - i % 2)) }
-        #expect(try found.drain().get() == true)
+        #expect(try found.drain() == true)
         #expect(found.isTabletMode)
     }
 
     @Test func anUnpluggedSwitchIsGone() throws {
         var fake: FakeSwitchDevice? = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake!.node).get())
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake!.node)))
         defer { found.close() }
         fake = nil
-        #expect(throws: OutputError.deviceGone(path: found.deviceNode)) { try found.drain().get() }
+        #expect(throws: InputDeviceError.deviceGone(path: found.deviceNode)) { try found.drain() }
         found.close()
         found.close()
-        #expect(throws: OutputError.deviceGone(path: found.deviceNode)) { try found.drain().get() }
+        #expect(throws: InputDeviceError.deviceGone(path: found.deviceNode)) { try found.drain() }
     }
 }

@@ -39,29 +39,22 @@ struct AccelCalibration: Equatable {
     /// Reads scale and offset of every axis from the device. Only attributes
     /// that exist are read; one that exists but does not hold a number is an
     /// error naming it (a wrong scale would scroll at a wrong speed).
-    static func read(from device: DeviceDirectory) -> Result<AccelCalibration, CaptureError> {
+    static func read(from device: DeviceDirectory) throws(CaptureError) -> AccelCalibration {
         var calibration = AccelCalibration()
         for axis: Character in ["x", "y", "z"] {
             var axisCalibration = AxisCalibration()
-            switch number(device, scaleAttributes(axis: axis)) {
-            case .failure(let error): return .failure(error)
-            case .success(let found?):
+            if let found = try number(device, scaleAttributes(axis: axis)) {
                 guard found.value != 0 else {
-                    return .failure(
-                        CaptureError(
-                            kind: .invalidValue,
-                            message: "\(device.attributePath(found.name)) is 0: the driver reports no usable scale"))
+                    throw CaptureError(
+                        kind: .invalidValue,
+                        message: "\(device.attributePath(found.name)) is 0: the driver reports no usable scale")
                 }
                 axisCalibration.scale = found.value
                 axisCalibration.scaleAttribute = found.name
-            case .success(nil): break
             }
-            switch number(device, offsetAttributes(axis: axis)) {
-            case .failure(let error): return .failure(error)
-            case .success(let found?):
+            if let found = try number(device, offsetAttributes(axis: axis)) {
                 axisCalibration.offset = found.value
                 axisCalibration.offsetAttribute = found.name
-            case .success(nil): break
             }
             switch axis {
             case "x": calibration.x = axisCalibration
@@ -69,23 +62,18 @@ struct AccelCalibration: Equatable {
             default: calibration.z = axisCalibration
             }
         }
-        return .success(calibration)
+        return calibration
     }
 
-    private static func number(_ device: DeviceDirectory, _ names: [String]) -> Result<
-        (name: String, value: Double)?, CaptureError
-    > {
-        switch device.firstPresent(names) {
-        case .failure(let error): return .failure(error)
-        case .success(nil): return .success(nil)
-        case .success(let found?):
-            guard let value = DecimalNumber.parse(found.text) else {
-                return .failure(
-                    CaptureError(
-                        kind: .invalidValue,
-                        message: "\(device.attributePath(found.name)) holds '\(found.text)', which is not a number"))
-            }
-            return .success((name: found.name, value: value))
+    private static func number(_ device: DeviceDirectory, _ names: [String]) throws(CaptureError) -> (
+        name: String, value: Double
+    )? {
+        guard let found = try device.firstPresent(names) else { return nil }
+        guard let value = DecimalNumber.parse(found.text.unescaped) else {
+            throw CaptureError(
+                kind: .invalidValue,
+                message: "\(device.attributePath(found.name)) holds '\(found.text)', which is not a number")
         }
+        return (name: found.name, value: value)
     }
 }

@@ -10,8 +10,8 @@ final class BufferCapture: SampleSource {
 
     let layout: ScanLayout
 
-    private let deviceName: String
-    private let devicePath: String
+    private let deviceName: DeviceText
+    private let devicePath: DeviceText
     private let node: FileDescriptor
     private let journal: SettingsJournal
     private let calibration: AccelCalibration
@@ -69,46 +69,40 @@ final class BufferCapture: SampleSource {
     /// Fails with `.busy` when another process holds the buffer (it is
     /// already enabled, or the node is open elsewhere): poll instead.
     /// The changes are recorded in `journalFile` too, when given.
-    static func open(_ device: AccelerometerDevice, rate: Double, journalFile: SettingsJournalFile? = nil) -> Result<
-        BufferCapture, CaptureError
-    > {
+    static func open(_ device: AccelerometerDevice, rate: Double, journalFile: SettingsJournalFile? = nil)
+        throws(CaptureError) -> BufferCapture
+    {
         guard device.captureModes.contains(.buffer), let nodePath = device.deviceNode else {
-            return .failure(
-                CaptureError(
-                    kind: .unsupported,
-                    message:
-                        "\(device.name) (\(device.sysfsPath)) cannot be captured buffered: it needs "
-                        + "scan_elements/in_accel_{x,y,z}_en, a device node and a usable trigger"))
+            throw CaptureError(
+                kind: .unsupported,
+                message:
+                    "\(device.name) (\(device.sysfsPath)) cannot be captured buffered: it needs "
+                    + "scan_elements/in_accel_{x,y,z}_en, a device node and a usable trigger")
         }
-        let directory = device.directory
-        switch directory.read("buffer/enable") {
-        case .failure(let error): return .failure(error)
-        case .success(let text) where text != "0":
-            return .failure(
-                CaptureError(
-                    kind: .busy,
-                    message:
-                        "the buffer of \(device.name) (\(device.sysfsPath)) is already enabled by another process "
-                        + "(iio-sensor-proxy leaves it enabled)"))
-        case .success: break
+        guard try device.directory.read("buffer/enable") == "0" else {
+            throw CaptureError(
+                kind: .busy,
+                message:
+                    "the buffer of \(device.name) (\(device.sysfsPath)) is already enabled by another process "
+                    + "(iio-sensor-proxy leaves it enabled)")
         }
 
         let node: FileDescriptor
-        switch FileDescriptor.open(nodePath, [.readOnly, .nonBlocking]) {
-        case .success(let opened): node = opened
-        case .failure(let error):
+        do {
+            node = try FileDescriptor.open(nodePath.unescaped, [.readOnly, .nonBlocking])
+        } catch {
             var failure = CaptureError.system(error, doing: "open \(nodePath)")
             if failure.kind == .busy { failure.message += " (another process is reading it)" }
-            return .failure(failure)
+            throw failure
         }
 
         let journal = SettingsJournal(file: journalFile)
-        switch start(device, node: node, journal: journal, rate: rate) {
-        case .success(let capture): return .success(capture)
-        case .failure(let error):
+        do {
+            return try start(device, node: node, journal: journal, rate: rate)
+        } catch {
             journal.restoreAll()
             node.close()
-            return .failure(error)
+            throw error
         }
     }
 
@@ -119,192 +113,158 @@ final class BufferCapture: SampleSource {
     /// needs them (everything before `buffer/enable`, which must come last).
     private static func start(
         _ device: AccelerometerDevice, node: FileDescriptor, journal: SettingsJournal, rate: Double
-    ) -> Result<BufferCapture, CaptureError> {
+    ) throws(CaptureError) -> BufferCapture {
         let directory = device.directory
-        let channels: [String]
-        switch enableWantedChannels(directory, journal: journal) {
-        case .success(let listed): channels = listed
-        case .failure(let error): return .failure(error)
-        }
-        let trigger: BufferTrigger
-        switch setTrigger(device, journal: journal) {
-        case .success(let set): trigger = set
-        case .failure(let error): return .failure(error)
-        }
+        let channels = try enableWantedChannels(directory, journal: journal)
+        let trigger = try setTrigger(device, journal: journal)
         var deviceRate: Double? = nil
         if let frequency = SamplingFrequency.find(in: directory) {
-            switch frequency.raise(to: rate, on: directory, journal: journal) {
-            case .success(let actual): deviceRate = actual
-            case .failure(let error): return .failure(error)
-            }
+            deviceRate = try frequency.raise(to: rate, on: directory, journal: journal)
         }
-        let layout: ScanLayout
-        switch readLayout(directory, channels: channels) {
-        case .success(let read): layout = read
-        case .failure(let error): return .failure(error)
-        }
+        let layout = try readLayout(directory, channels: channels)
         guard let x = layout.element(named: "in_accel_x"), let y = layout.element(named: "in_accel_y"),
             let z = layout.element(named: "in_accel_z")
         else {
-            return .failure(
-                CaptureError(
-                    kind: .unsupported,
-                    message: "\(device.name) (\(device.sysfsPath)) did not enable its x, y and z channels together"))
+            throw CaptureError(
+                kind: .unsupported,
+                message: "\(device.name) (\(device.sysfsPath)) did not enable its x, y and z channels together")
         }
         let timestamp = layout.element(named: "in_timestamp")
         let clock = timestamp == nil ? nil : TimestampClockSetting.prepare(directory, journal: journal)
-        if case .failure(let error) = setLength(directory, journal: journal) { return .failure(error) }
-        let calibration: AccelCalibration
-        switch AccelCalibration.read(from: directory) {
-        case .success(let read): calibration = read
-        case .failure(let error): return .failure(error)
-        }
-        if case .failure(let error) = enableBuffer(device, journal: journal) { return .failure(error) }
+        try setLength(directory, journal: journal)
+        let calibration = try AccelCalibration.read(from: directory)
+        try enableBuffer(device, journal: journal)
 
         let effectiveRate = deviceRate.flatMap { $0 > 0 ? $0 : nil } ?? rate
         Log.info(
             "capturing from \(device.name) (\(device.sysfsPath)) buffered: \(layout.scanBytes) bytes per scan, "
                 + "trigger \(trigger), \(effectiveRate) Hz")
-        return .success(
-            BufferCapture(
-                device: device, node: node, journal: journal, calibration: calibration, layout: layout,
-                axes: (x, y, z), timestamp: timestamp, timestampClock: clock, period: 1 / effectiveRate))
+        return BufferCapture(
+            device: device, node: node, journal: journal, calibration: calibration, layout: layout,
+            axes: (x, y, z), timestamp: timestamp, timestampClock: clock, period: 1 / effectiveRate)
     }
 
     /// Enables x, y, z and the timestamp and disables every other channel;
     /// returns the names of all channels.
-    private static func enableWantedChannels(_ directory: DeviceDirectory, journal: SettingsJournal) -> Result<
-        [String], CaptureError
-    > {
+    private static func enableWantedChannels(_ directory: DeviceDirectory, journal: SettingsJournal)
+        throws(CaptureError) -> [String]
+    {
         let scanElements = directory.attributePath("scan_elements")
         let channels: [String]
-        switch FileSystem.directoryEntries(scanElements) {
-        case .success(let entries): channels = entries.filter { $0.hasSuffix("_en") }.map { String($0.dropLast(3)) }
-        case .failure(let error): return .failure(.system(error, doing: "list \(scanElements)"))
+        do {
+            channels = try FileSystem.directoryEntries(scanElements).filter { $0.hasSuffix("_en") }
+                .map { String($0.dropLast(3)) }
+        } catch {
+            throw .system(error, doing: "list \(scanElements)")
         }
         for channel in channels {
-            if case .failure(let error) = setChannel(
-                channel, enabled: wantedChannels.contains(channel), on: directory, journal: journal)
-            {
-                return .failure(error)
-            }
+            try setChannel(channel, enabled: wantedChannels.contains(channel), on: directory, journal: journal)
         }
-        return .success(channels)
+        return channels
     }
 
     /// Sets the device's own trigger when none is set (decided again now:
     /// someone may have set one since discovery).
-    private static func setTrigger(_ device: AccelerometerDevice, journal: SettingsJournal) -> Result<
-        BufferTrigger, CaptureError
-    > {
+    private static func setTrigger(_ device: AccelerometerDevice, journal: SettingsJournal) throws(CaptureError)
+        -> BufferTrigger
+    {
         let directory = device.directory
         let trigger = BufferTrigger.find(for: directory, deviceName: device.name, sysName: device.sysName)
         guard trigger.isUsable else {
-            return .failure(
-                CaptureError(
-                    kind: .unsupported,
-                    message: "\(device.name) (\(device.sysfsPath)) has no trigger set and no trigger of its own"))
+            throw CaptureError(
+                kind: .unsupported,
+                message: "\(device.name) (\(device.sysfsPath)) has no trigger set and no trigger of its own")
         }
         if let name = trigger.nameToSet {
             let path = directory.attributePath("trigger/current_trigger")
-            if case .failure(let error) = journal.change(path, to: name, from: "") {
-                return .failure(.system(error, doing: "write \(name) to \(path)"))
+            do {
+                try journal.change(path, to: name.unescaped, from: "")
+            } catch {
+                throw .system(error, doing: "write \(name) to \(path)")
             }
         }
-        return .success(trigger)
+        return trigger
     }
 
     /// Makes the kernel buffer hold at least `bufferLength` scans.
-    private static func setLength(_ directory: DeviceDirectory, journal: SettingsJournal) -> Result<Void, CaptureError>
-    {
-        let text: String
-        switch directory.read("buffer/length") {
-        case .success(let read): text = read
-        case .failure(let error): return .failure(error)
-        }
-        if let length = Int(text), length >= bufferLength { return .success(()) }
+    private static func setLength(_ directory: DeviceDirectory, journal: SettingsJournal) throws(CaptureError) {
+        let text = try directory.read("buffer/length")
+        if let length = Int(text.unescaped), length >= bufferLength { return }
         let path = directory.attributePath("buffer/length")
-        return journal.change(path, to: String(bufferLength), from: text).mapError {
-            .system($0, doing: "write \(bufferLength) to \(path)")
+        do {
+            try journal.change(path, to: String(bufferLength), from: text.unescaped)
+        } catch {
+            throw .system(error, doing: "write \(bufferLength) to \(path)")
         }
     }
 
-    private static func enableBuffer(_ device: AccelerometerDevice, journal: SettingsJournal) -> Result<
-        Void, CaptureError
-    > {
+    private static func enableBuffer(_ device: AccelerometerDevice, journal: SettingsJournal) throws(CaptureError) {
         let enable = device.directory.attributePath("buffer/enable")
-        return journal.change(enable, to: "1", from: "0").mapError { error in
+        do {
+            try journal.change(enable, to: "1", from: "0")
+        } catch {
             let failure = CaptureError.system(error, doing: "enable the buffer of \(device.name) (\(enable))")
-            guard error.code == EINVAL else { return failure }
-            return CaptureError(
+            guard error.code == .invalidArgument else { throw failure }
+            throw CaptureError(
                 kind: .unsupported, message: "\(failure.message): the driver refused this channel set or trigger")
         }
     }
 
     private static func setChannel(
         _ channel: String, enabled: Bool, on directory: DeviceDirectory, journal: SettingsJournal
-    )
-        -> Result<Void, CaptureError>
-    {
+    ) throws(CaptureError) {
         let name = "scan_elements/\(channel)_en"
-        let current: String
-        switch directory.read(name) {
-        case .success(let text): current = text
-        case .failure(let error): return .failure(error)
-        }
-        guard (current == "1") != enabled else { return .success(()) }
+        let current = try directory.read(name)
+        guard (current == "1") != enabled else { return }
         let value = enabled ? "1" : "0"
-        return journal.change(directory.attributePath(name), to: value, from: current).mapError { error in
+        do {
+            try journal.change(directory.attributePath(name), to: value, from: current.unescaped)
+        } catch {
             var failure = CaptureError.system(error, doing: "write \(value) to \(directory.attributePath(name))")
-            if error.code == EINVAL {
+            if error.code == .invalidArgument {
                 failure.kind = .unsupported
                 failure.message += " (the driver does not allow this channel combination)"
             }
-            return failure
+            throw failure
         }
     }
 
     /// The layout of the channels that are enabled now, as read back from
     /// `scan_elements` (the kernel may have refused a change).
-    private static func readLayout(_ directory: DeviceDirectory, channels: [String]) -> Result<ScanLayout, CaptureError>
+    private static func readLayout(_ directory: DeviceDirectory, channels: [String]) throws(CaptureError)
+        -> ScanLayout
     {
         var enabled: [ScanChannel] = []
         for channel in channels {
             let prefix = "scan_elements/\(channel)"
-            guard case .success(let state) = directory.read(prefix + "_en"), state == "1" else { continue }
-            let indexText: String
-            switch directory.read(prefix + "_index") {
-            case .success(let text): indexText = text
-            case .failure(let error): return .failure(error)
+            guard (try? directory.read(prefix + "_en")) == "1" else { continue }
+            let indexText = try directory.read(prefix + "_index")
+            guard let index = Int(indexText.unescaped), index >= 0 else {
+                throw CaptureError(
+                    kind: .invalidValue,
+                    message: "\(directory.attributePath(prefix + "_index")) holds '\(indexText)', not an index")
             }
-            guard let index = Int(indexText), index >= 0 else {
-                return .failure(
-                    CaptureError(
-                        kind: .invalidValue,
-                        message: "\(directory.attributePath(prefix + "_index")) holds '\(indexText)', not an index"))
-            }
-            let typeText: String
-            switch directory.read(prefix + "_type") {
-            case .success(let text): typeText = text
-            case .failure(let error): return .failure(error)
-            }
-            switch ScanElementType.parse(typeText) {
-            case .success(let type): enabled.append(ScanChannel(name: channel, index: index, type: type))
-            case .failure(let error):
-                return .failure(
-                    CaptureError(kind: .unsupported, message: "\(directory.attributePath(prefix + "_type")): \(error)"))
+            let typeText = try directory.read(prefix + "_type")
+            do {
+                enabled.append(
+                    ScanChannel(name: channel, index: index, type: try ScanElementType.parse(typeText.unescaped)))
+            } catch {
+                throw CaptureError(
+                    kind: .unsupported, message: "\(directory.attributePath(prefix + "_type")): \(error)")
             }
         }
-        return ScanLayout.compute(enabled).mapError {
-            CaptureError(kind: .unsupported, message: "\(directory.path): \($0)")
+        do {
+            return try ScanLayout.compute(enabled)
+        } catch {
+            throw CaptureError(kind: .unsupported, message: "\(directory.path): \(error)")
         }
     }
 
     func nextReadTime(now: Double) -> Double? { nil }
 
-    func read(now: Double, into sink: (AccelSample) -> Void) -> CaptureStatus {
+    func read(now: Double, into sink: (AccelSample) -> Void) throws(CaptureError) -> CaptureStatus {
         guard !isReleased else {
-            return .failed(CaptureError(kind: .deviceGone, message: "capture of \(deviceName) was released"))
+            throw CaptureError(kind: .deviceGone, message: "capture of \(deviceName) was released")
         }
         let scanBytes = layout.scanBytes
         // One clock pair per call: the offset moves only when the clocks are
@@ -317,16 +277,17 @@ final class BufferCapture: SampleSource {
         for _ in 0..<BufferCapture.readsPerCall {
             let space = UnsafeMutableRawBufferPointer(rebasing: bytes[pending...])
             let count: Int
-            switch node.readStream(into: space) {
-            case .failure(let error):
-                if error.code == EAGAIN { return .ok }
-                return .failed(.system(error, doing: "read scans of \(deviceName) from \(devicePath)"))
-            case .success(0):
-                return .failed(
-                    CaptureError(
-                        kind: .deviceGone,
-                        message: "the buffer of \(deviceName) (\(devicePath)) ended: it was disabled or removed"))
-            case .success(let read): count = read
+            do {
+                count = try node.readStream(into: space)
+            } catch  where error.code == .tryAgain {
+                return .ok
+            } catch {
+                throw .system(error, doing: "read scans of \(deviceName) from \(devicePath)")
+            }
+            guard count > 0 else {
+                throw CaptureError(
+                    kind: .deviceGone,
+                    message: "the buffer of \(deviceName) (\(devicePath)) ended: it was disabled or removed")
             }
             let available = pending + count
             let scans = available / scanBytes

@@ -33,38 +33,32 @@ enum Capture {
     static func open(
         _ device: AccelerometerDevice, mode: CaptureModeSetting, rate: Double,
         journalFile: SettingsJournalFile? = nil
-    ) -> Result<SampleSource, CaptureError> {
+    ) throws(CaptureError) -> SampleSource {
         guard rate.isFinite, rate > 0 else {
-            return .failure(
-                CaptureError(kind: .invalidValue, message: "the sample rate must be a positive number, got \(rate)"))
+            throw CaptureError(kind: .invalidValue, message: "the sample rate must be a positive number, got \(rate)")
         }
-        if let problem = device.problem { return .failure(problem) }
+        if let problem = device.problem { throw problem }
         let attempts = plan(mode, supported: device.captureModes)
         guard !attempts.isEmpty else {
-            return .failure(
-                CaptureError(
-                    kind: .unsupported,
-                    message: "\(device.name) (\(device.sysfsPath)) supports neither polled nor buffered capture"))
+            throw CaptureError(
+                kind: .unsupported,
+                message: "\(device.name) (\(device.sysfsPath)) supports neither polled nor buffered capture")
         }
-        var failures: [CaptureError] = []
+        var lastFailure: CaptureError? = nil
         for (index, attempt) in attempts.enumerated() {
-            let result: Result<SampleSource, CaptureError>
-            switch attempt {
-            case .poll:
-                result = PollCapture.open(device, rate: rate, now: DaemonClock.now(), journalFile: journalFile)
-                    .map { $0 as SampleSource }
-            case .buffer:
-                result = BufferCapture.open(device, rate: rate, journalFile: journalFile).map { $0 as SampleSource }
-            }
-            switch result {
-            case .success(let source): return .success(source)
-            case .failure(let error):
-                failures.append(error)
+            do {
+                switch attempt {
+                case .poll:
+                    return try PollCapture.open(device, rate: rate, now: DaemonClock.now(), journalFile: journalFile)
+                case .buffer: return try BufferCapture.open(device, rate: rate, journalFile: journalFile)
+                }
+            } catch {
+                lastFailure = error
                 if index + 1 < attempts.count {
                     Log.notice("\(error); trying \(attempts[index + 1].rawValue) capture instead")
                 }
             }
         }
-        return .failure(failures.last!)
+        throw lastFailure!
     }
 }

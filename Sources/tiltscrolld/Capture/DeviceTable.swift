@@ -1,16 +1,17 @@
 /// The `--list-devices` report: one block per accelerometer with its name,
 /// sysfs path, location, scale, mount matrix and capture modes, each with
 /// where it came from. The device tiltscrolld would use without
-/// `[Device] Name=` is marked with `*`.
+/// `[Device] Name=` is marked with `*`. The device's strings are shown
+/// escaped, as `DeviceText` interpolates.
 func renderDeviceTable(_ devices: [AccelerometerDevice]) -> String {
     guard !devices.isEmpty else { return "No accelerometer found.\n" }
-    let preferred = devices.firstIndex { $0.location == .display } ?? 0
+    let preferred = DeviceDiscovery.preferredIndex(among: devices)
     var lines: [String] = []
     for (index, device) in devices.enumerated() {
         if index > 0 { lines.append("") }
         let marker = index == preferred ? "*" : " "
         lines.append("\(marker) \(device.name)  \(device.sysName)")
-        func row(_ label: String, _ value: String) {
+        func row(_ label: String, _ value: some CustomStringConvertible) {
             let padding = String(repeating: " ", count: max(1, 15 - label.count))
             lines.append("    \(label):\(padding)\(value)")
         }

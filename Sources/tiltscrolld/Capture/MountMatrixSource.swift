@@ -39,38 +39,36 @@ struct ResolvedMountMatrix: Equatable {
     /// A malformed matrix in the winning source is an error naming it, never
     /// a silent fall-through: a lower source would scroll the wrong way.
     static func resolve(
-        override: MountMatrix?, udevProperty: String?, sysfs: [(attribute: String, text: String)],
-        devicePath: String
-    ) -> Result<ResolvedMountMatrix, CaptureError> {
+        override: MountMatrix?, udevProperty: DeviceText?, sysfs: [(attribute: String, text: DeviceText)],
+        devicePath: DeviceText
+    ) throws(CaptureError) -> ResolvedMountMatrix {
         if let override {
-            return .success(ResolvedMountMatrix(matrix: override, source: .configuration))
+            return ResolvedMountMatrix(matrix: override, source: .configuration)
         }
         if let udevProperty {
             do {
-                return .success(
-                    ResolvedMountMatrix(matrix: try MountMatrix(parsing: udevProperty), source: .udevProperty))
+                return ResolvedMountMatrix(
+                    matrix: try MountMatrix(parsing: udevProperty.unescaped), source: .udevProperty)
             } catch {
-                return .failure(
-                    CaptureError(
-                        kind: .invalidValue,
-                        message:
-                            "udev property ACCEL_MOUNT_MATRIX of \(devicePath): \(error); correct the hwdb entry or "
-                            + "udev rule that sets it, or override it with [Device] MountMatrix="))
+                throw CaptureError(
+                    kind: .invalidValue,
+                    message:
+                        "udev property ACCEL_MOUNT_MATRIX of \(devicePath): \(error); correct the hwdb entry or "
+                        + "udev rule that sets it, or override it with [Device] MountMatrix=")
             }
         }
         if let first = sysfs.first {
             do {
-                return .success(
-                    ResolvedMountMatrix(matrix: try MountMatrix(parsing: first.text), source: .sysfs(first.attribute)))
+                return ResolvedMountMatrix(
+                    matrix: try MountMatrix(parsing: first.text.unescaped), source: .sysfs(first.attribute))
             } catch {
-                return .failure(
-                    CaptureError(
-                        kind: .invalidValue,
-                        message:
-                            "\(devicePath)/\(first.attribute): \(error); set ACCEL_MOUNT_MATRIX through hwdb or "
-                            + "[Device] MountMatrix= to override it"))
+                throw CaptureError(
+                    kind: .invalidValue,
+                    message:
+                        "\(devicePath)/\(first.attribute): \(error); set ACCEL_MOUNT_MATRIX through hwdb or "
+                        + "[Device] MountMatrix= to override it")
             }
         }
-        return .success(ResolvedMountMatrix(matrix: .identity, source: .identity))
+        return ResolvedMountMatrix(matrix: .identity, source: .identity)
     }
 }

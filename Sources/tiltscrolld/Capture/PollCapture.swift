@@ -11,8 +11,8 @@ final class PollCapture: SampleSource {
     /// Seconds between reads.
     let period: Double
 
-    private let deviceName: String
-    private let devicePath: String
+    private let deviceName: DeviceText
+    private let devicePath: DeviceText
     private let calibration: AccelCalibration
     private let journal: SettingsJournal
     private let x: FileDescriptor
@@ -48,28 +48,23 @@ final class PollCapture: SampleSource {
     /// `now`. The changes are recorded in `journalFile` too, when given.
     static func open(
         _ device: AccelerometerDevice, rate: Double, now: Double, journalFile: SettingsJournalFile? = nil
-    ) -> Result<PollCapture, CaptureError> {
+    ) throws(CaptureError) -> PollCapture {
         guard device.captureModes.contains(.poll) else {
-            return .failure(
-                CaptureError(
-                    kind: .unsupported,
-                    message: "\(device.name) (\(device.sysfsPath)) has no in_accel_{x,y,z}_raw attributes to poll"))
+            throw CaptureError(
+                kind: .unsupported,
+                message: "\(device.name) (\(device.sysfsPath)) has no in_accel_{x,y,z}_raw attributes to poll")
         }
         let directory = device.directory
-        let calibration: AccelCalibration
-        switch AccelCalibration.read(from: directory) {
-        case .success(let read): calibration = read
-        case .failure(let error): return .failure(error)
-        }
+        let calibration = try AccelCalibration.read(from: directory)
 
         var opened: [FileDescriptor] = []
         for axis in ["x", "y", "z"] {
             let path = directory.attributePath("in_accel_\(axis)_raw")
-            switch FileDescriptor.open(path, .readOnly) {
-            case .success(let descriptor): opened.append(descriptor)
-            case .failure(let error):
+            do {
+                opened.append(try FileDescriptor.open(path, .readOnly))
+            } catch {
                 for descriptor in opened { descriptor.close() }
-                return .failure(.system(error, doing: "open \(path)"))
+                throw .system(error, doing: "open \(path)")
             }
         }
 
@@ -77,12 +72,12 @@ final class PollCapture: SampleSource {
         var deviceRate: Double? = nil
         let frequency = SamplingFrequency.find(in: directory)
         if let frequency {
-            switch frequency.raise(to: rate, on: directory, journal: journal) {
-            case .success(let actual): deviceRate = actual
-            case .failure(let error):
+            do {
+                deviceRate = try frequency.raise(to: rate, on: directory, journal: journal)
+            } catch {
                 journal.restoreAll()
                 for descriptor in opened { descriptor.close() }
-                return .failure(error)
+                throw error
             }
         }
         // Reading faster than the device samples only returns the same value again.
@@ -93,7 +88,7 @@ final class PollCapture: SampleSource {
             period: 1 / pollRate, now: now)
         if let frequency { capture.keepReadsShort(frequency, on: directory) }
         Log.info("capturing from \(device.name) (\(device.sysfsPath)) by polling at \(pollRate) Hz")
-        return .success(capture)
+        return capture
     }
 
     /// Some drivers make every raw read wait for a fresh conversion:
@@ -106,7 +101,7 @@ final class PollCapture: SampleSource {
         let budget = period / 4
         for _ in 0..<SamplingFrequency.maximumSteps {
             let start = DaemonClock.now()
-            guard case .sample = readRaw() else { return }
+            guard (try? readRaw()) != nil else { return }
             let took = DaemonClock.now() - start
             if took <= budget { return }
             guard let higher = frequency.stepUp(on: directory, journal: journal) else {
@@ -125,26 +120,27 @@ final class PollCapture: SampleSource {
         return max(backoff.retryTime(at: now) ?? due, now)
     }
 
-    func read(now: Double, into sink: (AccelSample) -> Void) -> CaptureStatus {
+    func read(now: Double, into sink: (AccelSample) -> Void) throws(CaptureError) -> CaptureStatus {
         guard !isReleased else {
-            return .failed(CaptureError(kind: .deviceGone, message: "capture of \(deviceName) was released"))
+            throw CaptureError(kind: .deviceGone, message: "capture of \(deviceName) was released")
         }
         if let until = backoff.retryTime(at: now) { return .retryLater(until: until) }
 
-        let rawX: Int64
-        let rawY: Int64
-        let rawZ: Int64
-        switch readRaw() {
-        case .sample(let x, let y, let z): (rawX, rawY, rawZ) = (x, y, z)
-        case .refused(let code):
-            let (until, isNew) = backoff.refused(at: now)
-            if isNew {
-                Log.warning(
-                    "\(deviceName) refuses raw reads (\(SystemError.message(for: code))), probably because another "
-                        + "process runs its buffer; retrying every \(Int(RawReadBackoff.interval)) s")
+        let raw: (x: Int64, y: Int64, z: Int64)
+        do {
+            raw = try readRaw()
+        } catch {
+            switch error {
+            case .failed(let failure): throw failure
+            case .refused(let code):
+                let (until, isNew) = backoff.refused(at: now)
+                if isNew {
+                    Log.warning(
+                        "\(deviceName) refuses raw reads (\(code)), probably because another "
+                            + "process runs its buffer; retrying every \(Int(RawReadBackoff.interval)) s")
+                }
+                return .retryLater(until: until)
             }
-            return .retryLater(until: until)
-        case .failed(let error): return .failed(error)
         }
         if backoff.succeeded() {
             Log.notice("raw reads of \(deviceName) work again")
@@ -152,7 +148,7 @@ final class PollCapture: SampleSource {
         // The moment the last axis was read is when the sample is known; a
         // slow driver (lis3dh waits for its next conversion) makes `now` stale.
         let time = DaemonClock.now()
-        sink(AccelSample(acceleration: calibration.acceleration(x: rawX, y: rawY, z: rawZ), time: time))
+        sink(AccelSample(acceleration: calibration.acceleration(x: raw.x, y: raw.y, z: raw.z), time: time))
 
         due += period
         if due < time { due = time + period }
@@ -168,57 +164,35 @@ final class PollCapture: SampleSource {
         journal.restoreAll()
     }
 
-    private enum RawRead {
-        case sample(Int64, Int64, Int64)
-        /// The driver refuses for now (errno).
-        case refused(Int32)
+    /// Why a raw read gave no value.
+    private enum RawReadFailure: Error {
+        /// The driver refuses for now: back off.
+        case refused(Errno)
+        /// The capture cannot continue.
         case failed(CaptureError)
     }
 
     /// One pread per axis; nothing is returned unless all three worked.
-    private func readRaw() -> RawRead {
-        let rawX: Int64
-        let rawY: Int64
-        switch readAxis(x, "x") {
-        case .value(let value): rawX = value
-        case .refused(let code): return .refused(code)
-        case .failed(let error): return .failed(error)
-        }
-        switch readAxis(y, "y") {
-        case .value(let value): rawY = value
-        case .refused(let code): return .refused(code)
-        case .failed(let error): return .failed(error)
-        }
-        switch readAxis(z, "z") {
-        case .value(let value): return .sample(rawX, rawY, value)
-        case .refused(let code): return .refused(code)
-        case .failed(let error): return .failed(error)
-        }
+    private func readRaw() throws(RawReadFailure) -> (x: Int64, y: Int64, z: Int64) {
+        (x: try readAxis(x, "x"), y: try readAxis(y, "y"), z: try readAxis(z, "z"))
     }
 
-    private enum AxisRead {
-        case value(Int64)
-        case refused(Int32)
-        case failed(CaptureError)
-    }
-
-    private func readAxis(_ descriptor: FileDescriptor, _ axis: StaticString) -> AxisRead {
-        switch descriptor.read(into: text) {
-        case .failure(let error):
-            if RawReadBackoff.isRefusal(error.code) { return .refused(error.code) }
-            return .failed(.system(error, doing: "read \(devicePath)/in_accel_\(axis)_raw"))
-        case .success(let count):
-            let bytes = UnsafeRawBufferPointer(rebasing: text[..<count])
-            guard count < text.count, let raw = DecimalNumber.parseInteger(ascii: bytes) else {
-                let value = String(decoding: bytes, as: UTF8.self)
-                return .failed(
-                    CaptureError(
-                        kind: .invalidValue,
-                        message:
-                            "\(devicePath)/in_accel_\(axis)_raw holds '\(SysfsAttribute.trimmed(value))', "
-                            + "which is not an integer"))
-            }
-            return .value(raw)
+    private func readAxis(_ descriptor: FileDescriptor, _ axis: StaticString) throws(RawReadFailure) -> Int64 {
+        let count: Int
+        do {
+            count = try descriptor.read(into: text)
+        } catch {
+            if RawReadBackoff.isRefusal(error.code) { throw .refused(error.code) }
+            throw .failed(.system(error, doing: "read \(devicePath)/in_accel_\(axis)_raw"))
         }
+        let bytes = UnsafeRawBufferPointer(rebasing: text[..<count])
+        guard count < text.count, let raw = DecimalNumber.parseInteger(ascii: bytes) else {
+            let value = DeviceText(bytes: bytes).trimmed
+            throw .failed(
+                CaptureError(
+                    kind: .invalidValue,
+                    message: "\(devicePath)/in_accel_\(axis)_raw holds '\(value)', which is not an integer"))
+        }
+        return raw
     }
 }

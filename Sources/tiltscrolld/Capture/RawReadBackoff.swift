@@ -1,5 +1,3 @@
-import Glibc
-
 /// Backing off while a driver refuses raw reads. bmc150 answers `EBUSY`
 /// while another process (iio-sensor-proxy) runs its buffer; retrying at
 /// the sample rate would be a spin, so reads pause for `interval` and the
@@ -13,8 +11,8 @@ struct RawReadBackoff: Equatable {
 
     /// Whether a failed read means "not now" rather than "gone": busy,
     /// try again, or a conversion that timed out.
-    static func isRefusal(_ code: Int32) -> Bool {
-        code == EBUSY || code == EAGAIN || code == ETIMEDOUT
+    static func isRefusal(_ code: Errno) -> Bool {
+        code == .resourceBusy || code == .tryAgain || code == .timedOut
     }
 
     /// The time to wait for at `now`, or nil when a read may be tried.

@@ -5,19 +5,18 @@ struct AccelSample: Equatable {
     /// m/s^2 in the sensor's frame: (raw + offset) * scale; the mount matrix
     /// is not applied.
     var acceleration: Vector3
-    /// When it was measured, seconds on CLOCK_MONOTONIC.
+    /// When it was measured, seconds on the daemon's clock (`DaemonClock`,
+    /// CLOCK_BOOTTIME).
     var time: Double
 }
 
-/// What a `SampleSource.read` achieved.
+/// What a `SampleSource.read` that did not fail achieved.
 enum CaptureStatus: Equatable {
     /// Read what there was (possibly nothing).
     case ok
     /// The device refuses reads for now (another process runs its buffer and
     /// the driver forbids raw reads meanwhile); call again at `until`, not before.
     case retryLater(until: Double)
-    /// The capture cannot continue (device gone, unreadable); release it.
-    case failed(CaptureError)
 }
 
 /// One capture session on one device. Polling and buffered capture are the
@@ -32,7 +31,9 @@ protocol SampleSource: AnyObject {
     func nextReadTime(now: Double) -> Double?
     /// Reads what is available now and hands each sample to `sink`, oldest
     /// first. No allocation per sample: buffers are allocated when opened.
-    func read(now: Double, into sink: (AccelSample) -> Void) -> CaptureStatus
+    /// Throws when the capture cannot continue (device gone, unreadable):
+    /// release it then.
+    func read(now: Double, into sink: (AccelSample) -> Void) throws(CaptureError) -> CaptureStatus
     /// Restores every setting the capture changed (sampling frequency,
     /// channels, trigger, buffer length and enable) and closes its
     /// descriptors. Safe to call more than once.

@@ -39,18 +39,14 @@ struct SamplingFrequency {
     ///
     /// A device that refuses the new value keeps sampling at its own rate: a
     /// slower capture beats none, and the warning says what happened.
-    func raise(to rate: Double, on device: DeviceDirectory, journal: SettingsJournal) -> Result<Double?, CaptureError> {
-        let state: (text: String, value: Double, available: AvailableFrequencies?)
-        switch read(device) {
-        case .success(let read): state = read
-        case .failure(let error): return .failure(error)
-        }
+    func raise(to rate: Double, on device: DeviceDirectory, journal: SettingsJournal) throws(CaptureError) -> Double? {
+        let state = try read(device)
         guard
             let choice = SamplingFrequencyChoice.choose(current: state.value, wanted: rate, available: state.available)
         else {
-            return .success(state.value)
+            return state.value
         }
-        return set(choice, replacing: state.text, on: device, journal: journal)
+        return try set(choice, replacing: state.text, on: device, journal: journal)
     }
 
     /// Steps the frequency up to the next value its `_available` list
@@ -61,52 +57,47 @@ struct SamplingFrequency {
     /// (st_sensors sleeps two sample periods in every read): a higher rate
     /// makes each read return sooner.
     func stepUp(on device: DeviceDirectory, journal: SettingsJournal) -> Double? {
-        guard case .success(let state) = read(device),
+        guard let state = try? read(device),
             let next = SamplingFrequencyChoice.next(above: state.value, available: state.available),
-            case .success(let now?) = set(next, replacing: state.text, on: device, journal: journal),
-            now > state.value
+            let now = try? set(next, replacing: state.text, on: device, journal: journal), now > state.value
         else { return nil }
         return now
     }
 
     /// The current value as text and number, and the available values.
-    private func read(_ device: DeviceDirectory) -> Result<
-        (text: String, value: Double, available: AvailableFrequencies?), CaptureError
-    > {
-        let text: String
-        switch device.read(attribute) {
-        case .success(let read): text = read
-        case .failure(let error): return .failure(error)
-        }
-        guard let value = DecimalNumber.parse(text) else {
-            return .failure(
-                CaptureError(
-                    kind: .invalidValue,
-                    message: "\(device.attributePath(attribute)) holds '\(text)', which is not a number"))
+    private func read(_ device: DeviceDirectory) throws(CaptureError) -> (
+        text: DeviceText, value: Double, available: AvailableFrequencies?
+    ) {
+        let text = try device.read(attribute)
+        guard let value = DecimalNumber.parse(text.unescaped) else {
+            throw CaptureError(
+                kind: .invalidValue,
+                message: "\(device.attributePath(attribute)) holds '\(text)', which is not a number")
         }
         var available: AvailableFrequencies? = nil
-        if let availableAttribute, case .success(let list) = device.read(availableAttribute) {
-            available = AvailableFrequencies.parse(list)
+        if let availableAttribute, let list = try? device.read(availableAttribute) {
+            available = AvailableFrequencies.parse(list.unescaped)
         }
-        return .success((text: text, value: value, available: available))
+        return (text: text, value: value, available: available)
     }
 
     private func set(
-        _ choice: FrequencyValue, replacing currentText: String, on device: DeviceDirectory, journal: SettingsJournal
-    )
-        -> Result<Double?, CaptureError>
-    {
+        _ choice: FrequencyValue, replacing currentText: DeviceText, on device: DeviceDirectory,
+        journal: SettingsJournal
+    ) throws(CaptureError) -> Double? {
         let path = device.attributePath(attribute)
-        if case .failure(let error) = journal.change(path, to: choice.text, from: currentText) {
+        do {
+            try journal.change(path, to: choice.text, from: currentText.unescaped)
+        } catch {
             let captureError = CaptureError.system(error, doing: "write \(choice.text) to \(path)")
-            if captureError.kind == .deviceGone { return .failure(captureError) }
+            if captureError.kind == .deviceGone { throw captureError }
             Log.warning("\(captureError); sampling stays at \(currentText) Hz")
-            return .success(DecimalNumber.parse(currentText))
+            return DecimalNumber.parse(currentText.unescaped)
         }
         Log.info("\(path): raised from \(currentText) to \(choice.text) Hz (restored when capture stops)")
-        if case .success(let text) = device.read(attribute), let now = DecimalNumber.parse(text) {
-            return .success(now)
+        if let text = try? device.read(attribute), let now = DecimalNumber.parse(text.unescaped) {
+            return now
         }
-        return .success(choice.value)
+        return choice.value
     }
 }

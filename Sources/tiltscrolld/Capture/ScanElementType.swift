@@ -36,7 +36,7 @@ struct ScanElementType: Equatable, Sendable {
 
     /// Parses the `_type` text; surrounding whitespace and a final newline are
     /// ignored, anything else that differs from the grammar is an error.
-    static func parse(_ text: String) -> Result<ScanElementType, ScanFormatError> {
+    static func parse(_ text: String) throws(ScanFormatError) -> ScanElementType {
         var scanner = TypeScanner(Array(text.utf8))
         scanner.skipWhitespace()
         let endianness: Endianness
@@ -45,10 +45,10 @@ struct ScanElementType: Equatable, Sendable {
         } else if scanner.take("be") {
             endianness = .big
         } else {
-            return .failure(ScanFormatError(text: text, problem: "it does not start with 'le:' or 'be:'"))
+            throw ScanFormatError(text: text, problem: "it does not start with 'le:' or 'be:'")
         }
         guard scanner.take(":") else {
-            return .failure(ScanFormatError(text: text, problem: "expected ':' after the endianness"))
+            throw ScanFormatError(text: text, problem: "expected ':' after the endianness")
         }
         let isSigned: Bool
         if scanner.take("s") {
@@ -56,46 +56,44 @@ struct ScanElementType: Equatable, Sendable {
         } else if scanner.take("u") {
             isSigned = false
         } else {
-            return .failure(ScanFormatError(text: text, problem: "the sign is not 's' or 'u'"))
+            throw ScanFormatError(text: text, problem: "the sign is not 's' or 'u'")
         }
         guard let realBits = scanner.number() else {
-            return .failure(ScanFormatError(text: text, problem: "expected the number of real bits"))
+            throw ScanFormatError(text: text, problem: "expected the number of real bits")
         }
         guard scanner.take("/"), let storageBits = scanner.number() else {
-            return .failure(ScanFormatError(text: text, problem: "expected '/' and the number of storage bits"))
+            throw ScanFormatError(text: text, problem: "expected '/' and the number of storage bits")
         }
         var repeatCount = 1
         if scanner.take("X") {
             guard let count = scanner.number() else {
-                return .failure(ScanFormatError(text: text, problem: "expected a repeat count after 'X'"))
+                throw ScanFormatError(text: text, problem: "expected a repeat count after 'X'")
             }
             repeatCount = count
         }
         guard scanner.take(">>"), let shift = scanner.number() else {
-            return .failure(ScanFormatError(text: text, problem: "expected '>>' and the shift"))
+            throw ScanFormatError(text: text, problem: "expected '>>' and the shift")
         }
         scanner.skipWhitespace()
         guard scanner.atEnd else {
-            return .failure(ScanFormatError(text: text, problem: "unexpected text after the shift"))
+            throw ScanFormatError(text: text, problem: "unexpected text after the shift")
         }
 
         guard storageBits >= 8, storageBits <= 64, storageBits % 8 == 0 else {
-            return .failure(
-                ScanFormatError(text: text, problem: "storage bits must be a whole number of bytes from 8 to 64"))
+            throw ScanFormatError(text: text, problem: "storage bits must be a whole number of bytes from 8 to 64")
         }
         guard realBits >= 1, realBits <= storageBits else {
-            return .failure(ScanFormatError(text: text, problem: "real bits must be between 1 and the storage bits"))
+            throw ScanFormatError(text: text, problem: "real bits must be between 1 and the storage bits")
         }
         guard shift + realBits <= storageBits else {
-            return .failure(ScanFormatError(text: text, problem: "shift plus real bits exceed the storage bits"))
+            throw ScanFormatError(text: text, problem: "shift plus real bits exceed the storage bits")
         }
         guard repeatCount >= 1, repeatCount <= maximumRepeat else {
-            return .failure(ScanFormatError(text: text, problem: "the repeat count must be between 1 and 255"))
+            throw ScanFormatError(text: text, problem: "the repeat count must be between 1 and 255")
         }
-        return .success(
-            ScanElementType(
-                endianness: endianness, isSigned: isSigned, realBits: realBits, storageBits: storageBits,
-                repeatCount: repeatCount, shift: shift))
+        return ScanElementType(
+            endianness: endianness, isSigned: isSigned, realBits: realBits, storageBits: storageBits,
+            repeatCount: repeatCount, shift: shift)
     }
 
     /// The value of repetition `repetition` of this element, which starts at

@@ -29,16 +29,15 @@ struct ScanLayout: Equatable, Sendable {
     var scanBytes: Int
 
     /// The layout for the enabled `channels` (any order).
-    static func compute(_ channels: [ScanChannel]) -> Result<ScanLayout, ScanLayoutError> {
-        guard !channels.isEmpty else { return .failure(ScanLayoutError(problem: "no channel is enabled")) }
+    static func compute(_ channels: [ScanChannel]) throws(ScanLayoutError) -> ScanLayout {
+        guard !channels.isEmpty else { throw ScanLayoutError(problem: "no channel is enabled") }
         let timestamps = channels.filter(\.isTimestamp)
         guard timestamps.count <= 1 else {
-            return .failure(ScanLayoutError(problem: "more than one timestamp channel"))
+            throw ScanLayoutError(problem: "more than one timestamp channel")
         }
         let ordered = channels.filter { !$0.isTimestamp }.sorted { $0.index < $1.index } + timestamps
         for (first, second) in zip(ordered, ordered.dropFirst()) where first.index == second.index {
-            return .failure(
-                ScanLayoutError(problem: "\(first.name) and \(second.name) have the same index \(first.index)"))
+            throw ScanLayoutError(problem: "\(first.name) and \(second.name) have the same index \(first.index)")
         }
 
         // Offsets follow the demux (roundup); the size follows
@@ -57,7 +56,7 @@ struct ScanLayout: Equatable, Sendable {
             largest = max(largest, length)
         }
         let scanBytes = max(kernelAlign(kernelBytes, largest), offset)
-        return .success(ScanLayout(elements: elements, scanBytes: scanBytes))
+        return ScanLayout(elements: elements, scanBytes: scanBytes)
     }
 
     /// The element of the channel named `name`, if enabled.

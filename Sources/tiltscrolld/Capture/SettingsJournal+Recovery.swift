@@ -11,16 +11,16 @@ extension SettingsJournal {
     /// first change of this daemon would replace it anyway).
     @discardableResult
     static func restoreLeftovers(
-        from file: SettingsJournalFile, sysfsRoot: String = SettingsJournalFile.sysfsDevices
+        from file: SettingsJournalFile, sysfsRoot: String = SettingsJournalRecord.sysfsDevices
     ) -> Int {
-        let entries: [SettingsJournalFile.Entry]
+        let entries: [SettingsJournalRecord.Entry]
         switch file.load(sysfsRoot: sysfsRoot) {
         case .missing: return 0
         case .unusable(let message):
             Log.warning("\(message); ignored and removed")
-            _ = file.remove()
+            try? file.remove()
             return 0
-        case .loaded(let loaded): entries = loaded
+        case .loaded(let loaded): entries = loaded.entries
         }
         var paths: Set<String> = []
         for change in entries.reversed() where restore(change) { paths.insert(change.path) }
@@ -29,7 +29,9 @@ extension SettingsJournal {
             let settings = restored == 1 ? "setting" : "settings"
             Log.notice("restored \(restored) \(settings) left by a previous tiltscrolld that did not stop cleanly")
         }
-        if case .failure(let error) = file.remove() {
+        do {
+            try file.remove()
+        } catch {
             Log.warning("cannot remove the settings journal: \(error)")
         }
         return restored

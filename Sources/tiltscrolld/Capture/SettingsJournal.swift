@@ -1,5 +1,3 @@
-import Glibc
-
 /// The sysfs settings a capture changed, each with the value it had before,
 /// so the device can be left as it was found: on release, and on every
 /// failure path while a capture is being set up.
@@ -10,7 +8,7 @@ import Glibc
 /// (`restoreLeftovers`). The file mirrors this one journal; the daemon holds
 /// one capture, and so one journal, at a time.
 final class SettingsJournal {
-    private typealias Change = SettingsJournalFile.Entry
+    private typealias Change = SettingsJournalRecord.Entry
 
     private var changes: [Change] = []
     /// nil keeps the changes in memory only (`--dry-run`, `--monitor`, a
@@ -28,19 +26,18 @@ final class SettingsJournal {
     /// Writes `value` to the attribute at `path`, first recording `original`
     /// (what it holds now) so `restoreAll` can write it back. A value equal to
     /// the original is not written at all.
-    func change(_ path: String, to value: String, from original: String) -> Result<Void, SystemError> {
-        guard value != original else { return .success(()) }
+    func change(_ path: String, to value: String, from original: String) throws(SystemError) {
+        guard value != original else { return }
         let change = Change(path: path, original: original)
         persist(changes + [change])
-        switch SysfsAttribute.write(path, value) {
-        case .failure(let error):
+        do {
+            try SysfsAttribute.write(path, value)
+        } catch {
             // The attribute kept its value: nothing of it to restore.
             persist(changes)
-            return .failure(error)
-        case .success:
-            changes.append(change)
-            return .success(())
+            throw error
         }
+        changes.append(change)
     }
 
     /// Writes every recorded original back, the newest change first (the
@@ -56,13 +53,17 @@ final class SettingsJournal {
 
     /// Writes `change.original` back; true when it was written. A failure is
     /// logged, except for a device that is gone.
-    static func restore(_ change: SettingsJournalFile.Entry) -> Bool {
-        guard case .failure(let error) = SysfsAttribute.write(change.path, change.original) else { return true }
-        let gone = error.code == ENOENT || error.code == ENODEV
-        if !gone {
-            Log.warning("could not restore \(change.path) to '\(change.original)': \(error)")
+    static func restore(_ change: SettingsJournalRecord.Entry) -> Bool {
+        do {
+            try SysfsAttribute.write(change.path, change.original)
+            return true
+        } catch {
+            let gone = error.code == .noSuchFileOrDirectory || error.code == .noSuchDevice
+            if !gone {
+                Log.warning("could not restore \(change.path) to '\(change.original)': \(error)")
+            }
+            return false
         }
-        return false
     }
 
     /// Makes the file hold `entries` (none: no file). A file that cannot be
@@ -73,13 +74,17 @@ final class SettingsJournal {
         if entries.isEmpty {
             guard wroteFile else { return }
             wroteFile = false
-            if case .failure(let error) = file.remove() {
+            do {
+                try file.remove()
+            } catch {
                 Log.warning("cannot remove the settings journal: \(error)")
             }
             return
         }
         wroteFile = true
-        if case .failure(let error) = file.save(entries) {
+        do {
+            try file.save(SettingsJournalRecord(entries: entries))
+        } catch {
             Log.warning(
                 "cannot keep the settings journal: \(error); if tiltscrolld is killed now, "
                     + "the next start cannot restore what it changed")

@@ -8,14 +8,15 @@ enum TimestampClockSetting {
     /// names a clock this program does not know; its stamps are then not used.
     static func prepare(_ device: DeviceDirectory, journal: SettingsJournal) -> KernelClock? {
         let attribute = "current_timestamp_clock"
-        guard device.has(attribute), case .success(let text) = device.read(attribute) else {
+        guard device.has(attribute), let text = try? device.read(attribute) else {
             return .realtime
         }
-        let current = KernelClock(rawValue: text)
+        let current = KernelClock(rawValue: text.unescaped)
         if current == .daemon { return .daemon }
-        switch journal.change(device.attributePath(attribute), to: KernelClock.daemon.rawValue, from: text) {
-        case .success: return .daemon
-        case .failure(let error):
+        do {
+            try journal.change(device.attributePath(attribute), to: KernelClock.daemon.rawValue, from: text.unescaped)
+            return .daemon
+        } catch {
             Log.debug("\(error); converting scan timestamps from \(text) instead")
             return current
         }

@@ -5,6 +5,10 @@ struct ConfigStatement: Equatable {
         case section(String)
         /// `Key=value`, both trimmed.
         case assignment(key: String, value: String)
+        /// A line that cannot be read, and why. `startsSection`: it looked
+        /// like a section header, so the keys after it belong to no section
+        /// that is known (and are not reported as misplaced).
+        case unreadable(String, startsSection: Bool)
     }
 
     /// 1-based line number.
@@ -27,58 +31,63 @@ enum ConfigFileSyntax {
     /// the cap keeps a wrong path (a log, a disk image) from being slurped.
     static let maximumFileSize = 64 * 1024
 
-    static func statements(of bytes: [UInt8], file: String) -> Result<[ConfigStatement], ConfigError> {
+    /// The statements of every line, in order; a line that cannot be read
+    /// is an `.unreadable` statement, so that every problem can be reported.
+    /// A file too large to be a configuration is refused as a whole.
+    static func statements(of bytes: [UInt8], file: String) throws(ConfigError) -> [ConfigStatement] {
         guard bytes.count <= maximumFileSize else {
-            return .failure(
-                ConfigError(
-                    file: file, line: nil,
-                    message: "the file is larger than \(maximumFileSize) bytes; this is not a tiltscroll configuration")
-            )
+            throw ConfigError(
+                file: file, line: nil,
+                message: "the file is larger than \(maximumFileSize) bytes; this is not a tiltscroll configuration")
         }
         var statements: [ConfigStatement] = []
         var lineNumber = 0
         for rawLine in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             lineNumber += 1
-            let fail = { (message: String) in ConfigError(file: file, line: lineNumber, message: message) }
             let lineBytes = rawLine.last == 0x0D ? rawLine.dropLast() : rawLine
-            if lineBytes.contains(0) { return .failure(fail("the line contains a NUL byte")) }
-            guard let text = String(validating: lineBytes, as: UTF8.self) else {
-                return .failure(fail("the line is not valid UTF-8 text"))
+            let content: ConfigStatement.Content
+            let looksLikeHeader = lineBytes.first { $0 != 0x20 && $0 != 0x09 } == UInt8(ascii: "[")
+            if lineBytes.contains(0) {
+                content = .unreadable("the line contains a NUL byte", startsSection: looksLikeHeader)
+            } else if let text = String(validating: lineBytes, as: UTF8.self) {
+                let line = trimmed(text)
+                if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+                do {
+                    content = try parseLine(line)
+                } catch {
+                    content = .unreadable(error.message, startsSection: looksLikeHeader)
+                }
+            } else {
+                content = .unreadable("the line is not valid UTF-8 text", startsSection: looksLikeHeader)
             }
-            let line = trimmed(text)
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            switch parseLine(line) {
-            case .success(let content): statements.append(ConfigStatement(line: lineNumber, content: content))
-            case .failure(let problem): return .failure(fail(problem.message))
-            }
+            statements.append(ConfigStatement(line: lineNumber, content: content))
         }
-        return .success(statements)
+        return statements
     }
 
     struct Problem: Error { var message: String }
 
-    private static func parseLine(_ line: Substring) -> Result<ConfigStatement.Content, Problem> {
+    private static func parseLine(_ line: Substring) throws(Problem) -> ConfigStatement.Content {
         if line.hasPrefix("[") {
             guard let close = line.firstIndex(of: "]") else {
-                return .failure(Problem(message: "section header '\(shown(line))' is missing its closing ']'"))
+                throw Problem(message: "section header '\(shown(line))' is missing its closing ']'")
             }
             let rest = line[line.index(after: close)...]
             guard rest.isEmpty else {
-                return .failure(
-                    Problem(message: "unexpected text '\(shown(rest))' after the section header '\(line[...close])'"))
+                throw Problem(message: "unexpected text '\(shown(rest))' after the section header '\(line[...close])'")
             }
             let name = trimmed(line[line.index(after: line.startIndex)..<close])
-            guard !name.isEmpty else { return .failure(Problem(message: "the section header '[]' has no name")) }
-            return .success(.section(String(name)))
+            guard !name.isEmpty else { throw Problem(message: "the section header '[]' has no name") }
+            return .section(String(name))
         }
         guard let equals = line.firstIndex(of: "=") else {
-            return .failure(Problem(message: "expected 'Key=value' or '[Section]', got '\(shown(line))'"))
+            throw Problem(message: "expected 'Key=value' or '[Section]', got '\(shown(line))'")
         }
         let key = trimmed(line[..<equals])
         guard !key.isEmpty else {
-            return .failure(Problem(message: "missing key name before '=' in '\(shown(line))'"))
+            throw Problem(message: "missing key name before '=' in '\(shown(line))'")
         }
-        return .success(.assignment(key: String(key), value: String(trimmed(line[line.index(after: equals)...]))))
+        return .assignment(key: String(key), value: String(trimmed(line[line.index(after: equals)...])))
     }
 
     /// `text` without surrounding spaces and tabs.

@@ -4,48 +4,91 @@ extension Configuration {
     /// Parses the text of a configuration file. `file` is only used in errors.
     ///
     /// Keys not given keep their defaults. A key given twice takes its last
-    /// value, as in systemd's files. Only the first problem is reported.
-    static func parse(_ text: String, file: String) -> Result<Configuration, ConfigError> {
-        parse(bytes: Array(text.utf8), file: file)
+    /// value, as in systemd's files. The first problem in the file is thrown;
+    /// `check` finds them all.
+    static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
+        try parse(bytes: Array(text.utf8), file: file)
     }
 
     /// Parses the raw bytes of a configuration file, which need not be UTF-8.
-    static func parse(bytes: [UInt8], file: String) -> Result<Configuration, ConfigError> {
+    static func parse(bytes: [UInt8], file: String) throws(ConfigError) -> Configuration {
+        let result = check(bytes: bytes, file: file)
+        if let first = result.problems.first { throw first }
+        return result.configuration
+    }
+
+    /// Reads the whole file and finds every problem in it, sorted by line
+    /// (one that concerns the whole file first). The configuration has every
+    /// valid key applied; it is only to be used when there is no problem.
+    ///
+    /// A line that cannot be read, an unknown section or key and a value a
+    /// key does not take are each reported on their line. The keys under a
+    /// section that is unknown or unreadable are not looked at: they would
+    /// only repeat its problem. Two values that are valid alone but not
+    /// together are reported unless one of the keys also has an invalid value.
+    static func check(bytes: [UInt8], file: String) -> Check {
         let statements: [ConfigStatement]
-        switch ConfigFileSyntax.statements(of: bytes, file: file) {
-        case .success(let parsed): statements = parsed
-        case .failure(let error): return .failure(error)
+        do {
+            statements = try ConfigFileSyntax.statements(of: bytes, file: file)
+        } catch {
+            return Check(configuration: Configuration(), problems: [error])
         }
         var configuration = Configuration()
+        var problems: [ConfigError] = []
         var assignedLines = AssignedLines()
-        var section: ConfigSection?
+        var invalidKeys: Set<String> = []
+        /// nil before the first header; `.some(nil)` under one that is not known.
+        var section: ConfigSection?? = nil
         for statement in statements {
-            let fail = { (message: String) in ConfigError(file: file, line: statement.line, message: message) }
+            func report(_ message: String) {
+                problems.append(ConfigError(file: file, line: statement.line, message: message))
+            }
             switch statement.content {
+            case .unreadable(let message, let startsSection):
+                report(message)
+                if startsSection { section = .some(nil) }
             case .section(let name):
-                guard let known = ConfigSection(rawValue: name) else {
-                    return .failure(fail(unknownSectionMessage(name)))
-                }
-                section = known
+                let known = ConfigSection(rawValue: name)
+                if known == nil { report(unknownSectionMessage(name)) }
+                section = .some(known)
             case .assignment(let name, let value):
-                guard let section else { return .failure(fail(outsideSectionMessage(name, value))) }
-                guard let key = ConfigKey.named(name, in: section) else {
-                    return .failure(fail(unknownKeyMessage(name, in: section)))
+                guard case .some(let current) = section else {
+                    report(outsideSectionMessage(name, value))
+                    continue
                 }
-                do throws(ConfigKey.InvalidValue) {
+                guard let current else { continue }
+                guard let key = ConfigKey.named(name, in: current) else {
+                    report(unknownKeyMessage(name, in: current))
+                    continue
+                }
+                do {
                     try key.assign(&configuration, value)
+                    assignedLines[key.name] = statement.line
                 } catch {
-                    return .failure(fail(error.message))
+                    report(error.message)
+                    invalidKeys.insert(key.name)
                 }
-                assignedLines[key.name] = statement.line
             }
         }
         // The physics judges staleness by the rate the sensor was asked for.
         configuration.scroll.sampleRate = configuration.device.sampleRate
-        if let problem = configuration.combinationProblem(assignedLines) {
-            return .failure(ConfigError(file: file, line: problem.line, message: problem.message))
+        for problem in configuration.combinationProblems(assignedLines, leavingOut: invalidKeys) {
+            problems.append(ConfigError(file: file, line: problem.line, message: problem.message))
         }
-        return .success(configuration)
+        // Stable: problems on one line keep the order they were found in.
+        let sorted = problems.enumerated().sorted {
+            ($0.element.line ?? 0, $0.offset) < ($1.element.line ?? 0, $1.offset)
+        }
+        return Check(configuration: configuration, problems: sorted.map(\.element))
+    }
+
+    /// What `check` found: the configuration and every problem, by line.
+    struct Check: Equatable {
+        var configuration: Configuration
+        var problems: [ConfigError]
+
+        /// The problems as `--check-config` prints them, one per line.
+        var report: String { problems.map(\.description).joined(separator: "\n") }
     }
 
     /// The line each key was last assigned on.
@@ -61,9 +104,13 @@ extension Configuration {
         var larger: Double
     }
 
-    /// The first pair of values that are valid alone but not together, with
-    /// the line of the key to change (nil only if the defaults themselves clash).
-    func combinationProblem(_ lines: AssignedLines) -> (line: Int?, message: String)? {
+    /// Every pair of values that are valid alone but not together, with the
+    /// line of the key to change (nil only if the defaults themselves clash).
+    /// Pairs with a key in `invalid` (given a value it does not take) are
+    /// left out: the value they would compare is not the one the user wrote.
+    func combinationProblems(_ lines: AssignedLines, leavingOut invalid: Set<String> = [])
+        -> [(line: Int?, message: String)]
+    {
         let orderings = [
             Ordering(
                 smallerKey: "DeadZone", smaller: scroll.deadZoneDegrees,
@@ -78,7 +125,9 @@ extension Configuration {
         ]
         func number(_ value: Double) -> String { ConfigValueFormat.format(value) }
         func origin(_ key: String) -> String { lines[key].map { "set on line \($0)" } ?? "the default" }
-        for o in orderings where !(o.smaller < o.larger) {
+        return orderings.filter { o in
+            !(o.smaller < o.larger) && !invalid.contains(o.smallerKey) && !invalid.contains(o.largerKey)
+        }.map { o in
             // Blame the smaller side when the user set it, else the larger side.
             if let line = lines[o.smallerKey] {
                 return (
@@ -93,7 +142,6 @@ extension Configuration {
                     + "(\(number(o.smaller)), \(origin(o.smallerKey)))"
             )
         }
-        return nil
     }
 
     static func unknownSectionMessage(_ name: String) -> String {

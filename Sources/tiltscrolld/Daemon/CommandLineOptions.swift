@@ -11,8 +11,12 @@ struct CommandLineOptions: Equatable {
         case demo
         case replay(path: String)
         case monitor
+        /// The running daemon, over the system bus.
         case calibrate
         case toggle
+        case enable
+        case disable
+        case status
     }
 
     var action: Action = .run
@@ -20,6 +24,10 @@ struct CommandLineOptions: Equatable {
     var configPath: String? = nil
     /// `--dry-run`: print each frame instead of emitting it; needs no uinput.
     var dryRun = false
+    /// `--frames`: `--demo` prints the frame lines even on a terminal.
+    var frames = false
+    /// `--json`: `--status` prints one JSON object, for scripts.
+    var json = false
     /// `--verbose`: debug messages too.
     var verbose = false
 
@@ -39,18 +47,17 @@ struct UsageError: Error, Equatable, CustomStringConvertible {
 extension CommandLineOptions {
     /// Parses the arguments after the program name. Accepts `--opt VALUE` and
     /// `--opt=VALUE`; at most one action.
-    static func parse(_ arguments: [String]) -> Result<CommandLineOptions, UsageError> {
+    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
         var options = CommandLineOptions()
         var actionFlag: String? = nil
         var index = 0
 
-        func setAction(_ action: Action, _ flag: String) -> UsageError? {
+        func setAction(_ action: Action, _ flag: String) throws(UsageError) {
             if let previous = actionFlag, previous != flag {
-                return UsageError(message: "\(previous) and \(flag) cannot be used together")
+                throw UsageError(message: "\(previous) and \(flag) cannot be used together")
             }
             actionFlag = flag
             options.action = action
-            return nil
         }
 
         while index < arguments.count {
@@ -63,72 +70,78 @@ extension CommandLineOptions {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
 
-            func value() -> Result<String, UsageError> {
+            func value() throws(UsageError) -> String {
                 if let inlineValue {
-                    return inlineValue.isEmpty
-                        ? .failure(UsageError(message: "\(flag) needs a value")) : .success(inlineValue)
+                    guard !inlineValue.isEmpty else { throw UsageError(message: "\(flag) needs a value") }
+                    return inlineValue
                 }
                 guard index < arguments.count, !arguments[index].hasPrefix("--") else {
-                    return .failure(UsageError(message: "\(flag) needs a value"))
+                    throw UsageError(message: "\(flag) needs a value")
                 }
                 index += 1
-                return .success(arguments[index - 1])
+                return arguments[index - 1]
             }
 
-            func noValue() -> UsageError? {
-                inlineValue == nil ? nil : UsageError(message: "\(flag) takes no value")
+            func noValue() throws(UsageError) {
+                if inlineValue != nil { throw UsageError(message: "\(flag) takes no value") }
             }
 
-            var problem: UsageError? = nil
+            /// A flag that is an action and takes no value.
+            func action(_ action: Action) throws(UsageError) {
+                try noValue()
+                try setAction(action, String(flag))
+            }
+
             switch flag {
-            case "-h", "--help": problem = noValue() ?? setAction(.help, String(flag))
-            case "--version": problem = noValue() ?? setAction(.version, String(flag))
-            case "--check-config": problem = noValue() ?? setAction(.checkConfig, String(flag))
-            case "--list-devices": problem = noValue() ?? setAction(.listDevices, String(flag))
-            case "--demo": problem = noValue() ?? setAction(.demo, String(flag))
-            case "--monitor": problem = noValue() ?? setAction(.monitor, String(flag))
-            case "--calibrate": problem = noValue() ?? setAction(.calibrate, String(flag))
-            case "--toggle": problem = noValue() ?? setAction(.toggle, String(flag))
+            case "-h", "--help": try action(.help)
+            case "--version": try action(.version)
+            case "--check-config": try action(.checkConfig)
+            case "--list-devices": try action(.listDevices)
+            case "--demo": try action(.demo)
+            case "--monitor": try action(.monitor)
+            case "--calibrate": try action(.calibrate)
+            case "--toggle": try action(.toggle)
+            case "--enable": try action(.enable)
+            case "--disable": try action(.disable)
+            case "--status": try action(.status)
+            case "--json":
+                try noValue()
+                options.json = true
             case "--dry-run":
-                problem =
-                    noValue()
-                    ?? {
-                        options.dryRun = true
-                        return nil
-                    }()
+                try noValue()
+                options.dryRun = true
+            case "--frames":
+                try noValue()
+                options.frames = true
             case "-v", "--verbose":
-                problem =
-                    noValue()
-                    ?? {
-                        options.verbose = true
-                        return nil
-                    }()
+                try noValue()
+                options.verbose = true
             case "--config":
-                switch value() {
-                case .success(let path): options.configPath = path
-                case .failure(let error): problem = error
-                }
+                options.configPath = try value()
             case "--replay":
-                switch value() {
-                case .success(let path): problem = setAction(.replay(path: path), "--replay")
-                case .failure(let error): problem = error
-                }
+                try setAction(.replay(path: try value()), "--replay")
             default:
                 let suggestion = CommandLineOptions.nearestFlag(to: String(flag)).map { " (did you mean \($0)?)" } ?? ""
-                problem = UsageError(message: "unknown option '\(argument)'\(suggestion)")
+                throw UsageError(message: "unknown option '\(argument)'\(suggestion)")
             }
-            if let problem { return .failure(problem) }
         }
 
         if options.dryRun, options.action != .run {
-            return .failure(UsageError(message: "--dry-run applies only to running the daemon"))
+            throw UsageError(message: "--dry-run applies only to running the daemon")
         }
-        return .success(options)
+        if options.frames, options.action != .demo {
+            throw UsageError(message: "--frames applies only to --demo")
+        }
+        if options.json, options.action != .status {
+            throw UsageError(message: "--json applies only to --status")
+        }
+        return options
     }
 
     static let flags = [
-        "--help", "--version", "--config", "--check-config", "--list-devices", "--dry-run", "--demo", "--replay",
-        "--monitor", "--calibrate", "--toggle", "--verbose",
+        "--help", "--version", "--config", "--check-config", "--list-devices", "--dry-run", "--demo", "--frames",
+        "--replay", "--monitor", "--calibrate", "--toggle", "--enable", "--disable", "--status", "--json",
+        "--verbose",
     ]
 
     /// The known flag closest to a mistyped one, when it is close enough to be a typo.
@@ -141,19 +154,28 @@ extension CommandLineOptions {
         Turn the tilt of a convertible laptop or tablet into smooth scrolling.
 
           --config PATH     read PATH instead of /etc/tiltscroll.conf
-          --check-config    validate the configuration, print the effective one, exit
+          --check-config    report every error in the configuration, or print the effective one
           --list-devices    list the accelerometers found, with location, scale and mount matrix
           --dry-run         run, but print each scroll frame instead of emitting it
-          --demo            run the physics on a bundled recorded trace and print the frames
+          --demo            play a bundled recorded trace in real time in the --monitor view;
+                            off a terminal, print its frames as --replay does
+          --frames          with --demo: print the frames, even on a terminal
           --replay FILE     run a recorded trace through the configured physics
           --monitor         show the live sensor, tilt and speed, refreshed in place
-          --calibrate       make the current pose neutral in the running daemon (SIGUSR1)
-          --toggle          switch scrolling on or off in the running daemon (SIGUSR2)
+
+        The running daemon, over the system bus (no sudo from the active session):
+          --enable          switch tilt scrolling on
+          --disable         switch tilt scrolling off
+          --toggle          switch it on when off, off when on
+          --calibrate       make the current pose neutral
+          --status          show what the daemon does and why; --json for scripts
+          --json            with --status: one JSON object
+
           -v, --verbose     print debug messages
           -h, --help        show this help
               --version     show the version
 
-        Signals: SIGUSR1 recalibrates, SIGUSR2 toggles (When=manual), SIGHUP reloads
+        Signals: SIGUSR1 recalibrates, SIGUSR2 switches on or off, SIGHUP reloads
         the configuration, SIGTERM and SIGINT stop. See tiltscrolld(8), tiltscroll.conf(5).
         """
 }

@@ -8,36 +8,58 @@ enum Commands {
     /// Loads the configuration the options name, printing the error if it is invalid.
     static func loadConfiguration(_ options: CommandLineOptions) -> Configuration? {
         let source = options.configSource
-        switch Configuration.load(path: source.path, required: source.required) {
-        case .success(let configuration): return configuration
-        case .failure(let error):
+        do {
+            return try Configuration.load(path: source.path, required: source.required)
+        } catch {
             Log.error("\(error)")
             return nil
         }
     }
 
+    /// Every problem in the file at once (`file:line: message`, by line) and
+    /// status 1; else the effective configuration and status 0.
     static func checkConfig(_ options: CommandLineOptions) -> Int32 {
-        guard let configuration = loadConfiguration(options) else { return 1 }
-        StandardOutput.write(configuration.renderEffective())
+        let source = options.configSource
+        let result = Configuration.check(path: source.path, required: source.required)
+        guard result.problems.isEmpty else {
+            Log.error(result.report)
+            return 1
+        }
+        StandardOutput.write(result.configuration.renderEffective())
         return 0
     }
 
     static func listDevices(_ options: CommandLineOptions) -> Int32 {
         guard let configuration = loadConfiguration(options) else { return 1 }
-        switch DeviceDiscovery.enumerate(matrixOverride: configuration.device.mountMatrix) {
-        case .failure(let error):
-            Log.error(error.message)
-            return 1
-        case .success(let devices) where devices.isEmpty:
-            if case .failure(let error) = DeviceDiscovery.choose(from: devices, name: nil) { Log.error(error.message) }
-            return 1
-        case .success(let devices):
+        do {
+            let devices = try DeviceDiscovery.enumerate(matrixOverride: configuration.device.mountMatrix)
+            // No device: choosing one says why in words.
+            if devices.isEmpty { _ = try DeviceDiscovery.choose(from: devices, name: nil) }
             StandardOutput.write(renderDeviceTable(devices))
             return 0
+        } catch {
+            Log.error(error.message)
+            return 1
         }
     }
 
-    /// `--demo` and `--replay`: a trace through the configured physics, frame by frame.
+    /// `--demo`: on a terminal, the demo trace played in real time in the
+    /// `--monitor` view; elsewhere, or with `--frames`, its frame lines.
+    static func demo(_ options: CommandLineOptions) -> Int32 {
+        guard FileDescriptor.standardOutput.isTerminal, !options.frames else {
+            return replay(traceText: DemoTrace.text, origin: "the demo trace", options: options)
+        }
+        guard let configuration = loadConfiguration(options) else { return 1 }
+        do {
+            return DemoPlayback.play(try Trace.parse(DemoTrace.text), settings: configuration.scroll)
+        } catch {
+            Log.error("the demo trace: \(error)")
+            return 1
+        }
+    }
+
+    /// `--demo` off a terminal and `--replay`: a trace through the configured
+    /// physics, frame by frame.
     static func replay(traceText: String, origin: String, options: CommandLineOptions) -> Int32 {
         guard let configuration = loadConfiguration(options) else { return 1 }
         let trace: Trace
@@ -64,37 +86,76 @@ enum Commands {
     }
 
     static func replayFile(_ path: String, options: CommandLineOptions) -> Int32 {
-        switch FileSystem.readSmallFile(path, limit: 64 << 20, followingLinks: true) {
-        case .failure(let error):
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readSmallFile(path, limit: 64 << 20, followingLinks: true)
+        } catch {
             Log.error("Cannot read the trace: \(error)")
             return 1
-        case .success(let bytes):
-            return replay(traceText: String(decoding: bytes, as: UTF8.self), origin: path, options: options)
         }
+        return replay(traceText: String(decoding: bytes, as: UTF8.self), origin: path, options: options)
     }
 
-    static func control(_ request: ControlRequest) -> Int32 {
-        switch ControlClient.send(request) {
-        case .success(let pid):
-            StandardOutput.write("Sent \(SignalChannel.name(request.signal)) to tiltscrolld (PID \(pid)).\n")
+    /// `--enable`, `--disable`, `--toggle`, `--calibrate`, `--status`: the
+    /// running daemon, over the system bus. A daemon the bus cannot reach
+    /// (no system bus, or not on it: started by hand without the bus policy)
+    /// still takes `--toggle` and `--calibrate` as signals, from root or its
+    /// own user.
+    static func control(_ options: CommandLineOptions) -> Int32 {
+        do throws(ClientError) {
+            let client = try BusClient.connect()
+            switch options.action {
+            case .enable:
+                try client.setEnabled(true)
+                StandardOutput.write("Tilt scrolling is switched on.\n")
+            case .disable:
+                try client.setEnabled(false)
+                StandardOutput.write("Tilt scrolling is switched off.\n")
+            case .toggle:
+                let on = try client.toggle()
+                StandardOutput.write("Tilt scrolling is switched \(on ? "on" : "off").\n")
+            case .calibrate:
+                try client.calibrate()
+                StandardOutput.write("The current pose is neutral now.\n")
+            default:
+                let status = try client.status()
+                StandardOutput.write(options.json ? status.json() : status.rendered())
+            }
             return 0
-        case .failure(let error):
+        } catch .notRunning where options.action == .calibrate || options.action == .toggle {
+            return signal(options.action == .calibrate ? .calibrate : .toggle)
+        } catch .noBus(let why) where options.action == .calibrate || options.action == .toggle {
+            Log.debug("No system bus (\(why)); trying a signal")
+            return signal(options.action == .calibrate ? .calibrate : .toggle)
+        } catch {
             Log.error("\(error)")
             return 1
         }
     }
 
-    static func runDaemon(_ options: CommandLineOptions, output: FrameOutput) -> Int32 {
+    /// The request as a signal to the daemon systemd or the PID file names.
+    static func signal(_ request: ControlRequest) -> Int32 {
+        do {
+            let pid = try ControlClient.send(request)
+            StandardOutput.write("Sent \(SignalChannel.name(request.signal)) to tiltscrolld (PID \(pid)).\n")
+            return 0
+        } catch {
+            Log.error("\(error)")
+            return 1
+        }
+    }
+
+    static func runDaemon(_ options: CommandLineOptions, sink: FrameSink) -> Int32 {
         guard let configuration = loadConfiguration(options) else { return 1 }
         let signals: SignalChannel
-        switch SignalChannel.open() {
-        case .success(let channel): signals = channel
-        case .failure(let error):
+        do {
+            signals = try SignalChannel.open()
+        } catch {
             Log.error("Cannot receive signals: \(error)")
             return 1
         }
         let daemon = Daemon(
-            configuration: configuration, configSource: options.configSource, output: output, signals: signals,
+            configuration: configuration, configSource: options.configSource, sink: sink, signals: signals,
             now: DaemonClock.now())
         return daemon.run()
     }

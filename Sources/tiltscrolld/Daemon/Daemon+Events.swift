@@ -1,7 +1,7 @@
 import Glibc
 import ScrollPhysics
 
-/// Signals, udev hotplug, tablet-mode switches and reloads.
+/// Signals, the person's controls, reloads, udev hotplug and tablet-mode switches.
 extension Daemon {
     func handleSignals(now: Double) {
         signals.drain { signal in
@@ -10,9 +10,9 @@ extension Daemon {
                 if !stopRequested { Log.info("\(SignalChannel.name(signal)): stopping") }
                 stopRequested = true
             case SIGUSR1:
-                recalibrate(now: now)
+                _ = recalibrate(now: now)
             case SIGUSR2:
-                toggle()
+                setEnabled(!controls.enabled, by: "SIGUSR2", now: now)
             case SIGHUP:
                 reload(now: now)
             default:
@@ -21,23 +21,42 @@ extension Daemon {
         }
     }
 
-    func recalibrate(now: Double) {
-        guard source != nil else {
+    // MARK: - The person's controls (signals and the bus)
+
+    /// Makes the current pose neutral, saved once the engine has taken it;
+    /// false while not scrolling, when there is no pose to take.
+    func recalibrate(now: Double) -> Bool {
+        guard lifecycle.state == .active else {
             Log.notice("Recalibration asked while not scrolling; the pose is taken when scrolling starts")
-            return
+            return false
         }
         engine.recalibrate(at: now)
-        saveNeutralWhenSet = output != .monitor
+        saveNeutralWhenSet = sink.persistsState
         Log.info("Recalibrated: the current pose is neutral")
+        return true
     }
 
-    func toggle() {
-        guard activation.mode == .manual else {
-            Log.notice("Toggle ignored: it needs [Activation] When=manual (now \(activation.mode.rawValue))")
-            return
-        }
-        activation.handle(.manualToggle)
-        Log.info(activation.isWanted ? "Scrolling switched on" : "Scrolling switched off")
+    /// The switch: on top of `[Activation] When=`, persisted. Takes effect
+    /// at once (the sensor opened or let go) and is published.
+    func setEnabled(_ on: Bool, by who: String, now: Double) {
+        guard on != controls.enabled else { return }
+        controls.enabled = on
+        controlsChanged(now: now)
+        Log.info("Scrolling switched \(on ? "on" : "off") (\(who))")
+        step(.enabledChanged(on), now: now)
+        reconcile(now: now)
+        publishIfChanged(now: now)
+    }
+
+    /// A factor on `Speed=`, persisted; the configuration file is left as it is.
+    func setSensitivity(_ factor: Double, by who: String, now: Double) {
+        guard factor != controls.sensitivity else { return }
+        controls.sensitivity = factor
+        controlsChanged(now: now)
+        engine.apply(controls.applied(to: configuration.scroll))
+        // A slider sends many; they are not each worth a line of the journal.
+        Log.debug("Sensitivity \(factor) (\(who))")
+        publishIfChanged(now: now)
     }
 
     // MARK: - Reload
@@ -45,57 +64,56 @@ extension Daemon {
     /// SIGHUP: read the configuration again; a bad file keeps the running one.
     func reload(now: Double) {
         notifier.reloading()
-        switch Configuration.load(path: configSource.path, required: configSource.required) {
-        case .failure(let error):
+        let new: Configuration
+        do {
+            new = try Configuration.load(path: configSource.path, required: configSource.required)
+        } catch {
             Log.error("Reload failed, keeping the running configuration: \(error)")
             // Shown by `systemctl status` until the state changes or a reload succeeds.
             lastStatus = "Configuration error, running with the previous one: \(error)"
             notifier.ready(status: lastStatus)
             return
-        case .success(let new):
-            apply(new, now: now)
-            Log.info("Reloaded \(configSource.path)")
-            lastStatus = statusLine()
-            notifier.ready(status: lastStatus)
         }
+        apply(new, now: now)
+        Log.info("Reloaded \(configSource.path)")
+        reconcile(now: now)
+        lastStatus = statusLine()
+        notifier.ready(status: lastStatus)
     }
 
     func apply(_ new: Configuration, now: Double) {
         let old = configuration
         configuration = new
-        engine.apply(new.scroll)
+        engine.apply(controls.applied(to: new.scroll))
         monitorView?.settings = new.scroll
         if new.device != old.device {
             // Another device, matrix, rate or mode: choose and open afresh.
-            releaseSensor()
-            device = nil
-            reacquireAt = nil
-            reacquireDelay = Daemon.firstRetryDelay
+            step(.deviceSettingsChanged, now: now)
         } else if new.scroll.horizontal != old.scroll.horizontal, scrollDevice != nil {
-            // The wheel's capabilities changed: a new uinput device, same capture.
-            releaseSensor()
+            // The wheel's capabilities changed: a new uinput device.
+            step(.sinkSettingsChanged, now: now)
         }
-        if output != .monitor, new.activation.when != old.activation.when {
-            activation.handle(.modeChanged(new.activation.when))
-            scanSwitchesIfNeeded()
+        if new.activation.when != old.activation.when {
+            step(.modeChanged(new.activation.when), now: now)
+            scanSwitchesIfNeeded(now: now)
         }
     }
 
     // MARK: - Hotplug
 
     func handleDeviceEvents(now: Double) {
-        guard let deviceMonitor else { return }
-        var lookForSensor = false
-        let eventsLost = deviceMonitor.drain { event in
+        guard let hotplug else { return }
+        var appeared = false
+        let eventsLost = hotplug.drain { event in
             switch event.subsystem {
             case "iio":
-                if let current = device, event.sysfsPath == current.sysfsPath {
+                if let current = lifecycle.sensor, event.sysfsPath == current.sysfsPath {
                     handleCurrentDevice(event, now: now)
                 } else if event.action == .add || event.action == .bind {
-                    lookForSensor = lookForSensor || device == nil || source == nil
+                    appeared = true
                 }
             case "input":
-                handleInputDevice(event)
+                handleInputDevice(event, now: now)
             default:
                 break
             }
@@ -103,38 +121,30 @@ extension Daemon {
         if eventsLost {
             // A remove or add may be among the lost: check the sensor in use
             // is still there, and look for one if none is.
-            if let current = device, !FileSystem.exists(current.sysfsPath) {
-                handleCurrentDevice(
-                    DeviceEvent(action: .remove, subsystem: "iio", sysfsPath: current.sysfsPath, deviceNode: nil),
-                    now: now)
+            if let current = lifecycle.sensor, !FileSystem.exists(current.sysfsPath) {
+                step(.sensorRemoved, now: now)
             }
-            lookForSensor = true
-            rescanSwitches()
+            appeared = true
+            rescanSwitches(now: now)
         }
-        if lookForSensor, source == nil {
-            device = nil
-            reacquireAt = nil
-            reacquireDelay = Daemon.firstRetryDelay
-        }
+        if appeared { step(.sensorAppeared, now: now) }
     }
 
     func handleCurrentDevice(_ event: DeviceEvent, now: Double) {
         switch event.action {
         case .remove, .unbind:
-            Log.notice("\(device?.name ?? "The accelerometer") went away; waiting for it to return")
-            releaseSensor()
-            device = nil
+            step(.sensorRemoved, now: now)
         case .change:
             // hwdb or rules may have changed the mount matrix or location.
             guard
-                case .success(let updated) = DeviceDiscovery.describe(
+                let updated = try? DeviceDiscovery.describe(
                     sysfsPath: event.sysfsPath, matrixOverride: configuration.device.mountMatrix)
             else { return }
             if updated.mountMatrix != mountMatrix {
                 Log.info("Mount matrix of \(updated.name) is now \(updated.mountMatrix) (\(updated.mountMatrixSource))")
                 if source != nil { engine.recalibrate(at: now) }
             }
-            adopt(updated)
+            step(.sensorChanged(updated), now: now)
         default:
             break
         }
@@ -144,21 +154,22 @@ extension Daemon {
 
     /// Only `auto` and `tablet-mode` care about switches; the others never open them.
     var wantsSwitches: Bool {
-        output != .monitor && (activation.mode == .auto || activation.mode == .tabletMode)
+        let mode = lifecycle.activation.mode
+        return sink.followsActivation && (mode == .auto || mode == .tabletMode)
     }
 
     /// Forgets the switches known and looks again (after lost udev events).
-    func rescanSwitches() {
+    func rescanSwitches(now: Double) {
         for sw in switches { sw.close() }
         switches.removeAll()
-        scanSwitchesIfNeeded()
+        scanSwitchesIfNeeded(now: now)
     }
 
-    func scanSwitchesIfNeeded() {
+    func scanSwitchesIfNeeded(now: Double) {
         guard wantsSwitches else {
             for sw in switches { sw.close() }
             switches.removeAll()
-            activation.handle(.tabletModeChanged(nil))
+            updateTabletMode(now: now)
             return
         }
         if switches.isEmpty {
@@ -168,15 +179,15 @@ extension Daemon {
                     "Tablet-mode switch: \(sw.name) (\(sw.deviceNode)), \(sw.isTabletMode ? "tablet" : "laptop") mode")
             }
         }
-        updateTabletMode()
+        updateTabletMode(now: now)
     }
 
-    func handleInputDevice(_ event: DeviceEvent) {
+    func handleInputDevice(_ event: DeviceEvent, now: Double) {
         guard wantsSwitches, let node = event.deviceNode, node.hasPrefix("/dev/input/event") else { return }
         switch event.action {
         case .add:
             guard !switches.contains(where: { $0.deviceNode == node }),
-                case .success(let found?) = TabletModeSwitch.open(deviceNode: node)
+                let found = (try? TabletModeSwitch.open(deviceNode: node)) ?? nil
             else { return }
             Log.info("Tablet-mode switch appeared: \(found.name) (\(node))")
             switches.append(found)
@@ -188,20 +199,20 @@ extension Daemon {
         default:
             return
         }
-        updateTabletMode()
+        updateTabletMode(now: now)
     }
 
     /// Drains the switches that poll() found readable. Looked up by
     /// descriptor, because a reload or hotplug event handled earlier in the
     /// same round may have changed the list.
-    func handleSwitches() {
+    func handleSwitches(now: Double) {
         guard !switches.isEmpty else { return }
         var changed = false
         var gone: [Int] = []
         for (index, sw) in switches.enumerated() where poller.isReadable(sw.descriptor) {
-            switch sw.drain() {
-            case .success(let didChange): changed = changed || didChange
-            case .failure:
+            do {
+                changed = try sw.drain() || changed
+            } catch {
                 gone.append(index)
             }
         }
@@ -210,13 +221,14 @@ extension Daemon {
             switches.remove(at: index)
             changed = true
         }
-        if changed { updateTabletMode() }
+        if changed { updateTabletMode(now: now) }
     }
 
-    func updateTabletMode() {
+    /// The switches' state into the lifecycle (nil: none, or not read).
+    func updateTabletMode(now: Double) {
         let state: Bool? = switches.isEmpty ? nil : switches.contains { $0.isTabletMode }
-        guard state != activation.tabletMode else { return }
-        activation.handle(.tabletModeChanged(state))
+        guard state != lifecycle.activation.tabletMode else { return }
+        step(.tabletModeChanged(state), now: now)
         if let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
     }
 }

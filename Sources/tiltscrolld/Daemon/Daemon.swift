@@ -1,59 +1,67 @@
 import Glibc
 import ScrollPhysics
 
-/// Where scroll frames go.
-enum FrameOutput: Equatable {
-    /// The uinput device: the daemon's purpose.
-    case uinput
-    /// `--dry-run`: one printed line per frame, no uinput needed.
-    case print
-    /// `--monitor`: nothing is emitted; the terminal view shows the state.
-    case monitor
-}
-
 /// The running daemon: one thread, one `poll()` loop.
 ///
 /// Every source of events is a descriptor or a deadline: signals (signalfd),
-/// udev hotplug (netlink), tablet-mode switches (evdev), the sensor (a buffer
-/// descriptor, or a read deadline when polling sysfs), the physics' output
-/// clock, a re-acquire back-off and the systemd watchdog. With nothing to do
-/// (scrolling off, or held still) no deadline exists except the watchdog's,
-/// and the process sleeps in `poll()`.
+/// udev hotplug (netlink), tablet-mode switches (evdev), the system bus
+/// (sd-bus's socket, and its deadline while a call of the daemon's awaits an
+/// answer), the sensor (a buffer descriptor, or a read deadline when polling
+/// sysfs), the physics' output clock, the lifecycle's retries and the
+/// systemd watchdog. With nothing to do (scrolling off, or held still) no
+/// deadline exists except the watchdog's, and the process sleeps in `poll()`.
+///
+/// Whether the sensor and the uinput device are held is the lifecycle's to
+/// say (`SensorLifecycle`); where frames go, and what the run mode implies,
+/// the sink's (`FrameSink`).
 final class Daemon {
+    typealias Lifecycle = SensorLifecycle<AccelerometerDevice>
+
     var configuration: Configuration
     let configSource: (path: String, required: Bool)
-    let output: FrameOutput
+    let sink: FrameSink
 
     var engine: ScrollEngine
-    var activation: Activation
+    var lifecycle: Lifecycle
+    /// The person's switch and sensitivity; persisted when the sink persists state.
+    var controls: UserControls
+    let controlsStore: UserControlsStore
+    /// Saving the controls failed; said once until a save works again.
+    var controlsSaveFailing = false
+    /// The controls are saved at most once per `controlsSaveInterval`: a
+    /// desktop slider sends many changes, each not worth a file replaced and
+    /// synced (it cost more than the rest of the change). The first change
+    /// after a quiet interval is saved at once; later ones at `controlsSaveDue`.
+    var controlsSavedAt = -Double.infinity
+    var controlsSaveDue: Double?
+    static let controlsSaveInterval = 1.0
     let signals: SignalChannel
-    var deviceMonitor: DeviceMonitor?
+    var hotplug: HotplugListener?
     var switches: [TabletModeSwitch] = []
+    /// io.github.tiltscroll.TiltScroll1, when the sink serves it and the bus is there.
+    var bus: BusService?
+    /// What the published properties were made of, so that the loop
+    /// rebuilds them only when it changed.
+    var publishedKey: PublishedKey?
+    /// The engine's orientation as last looked at, and when to look again:
+    /// it changes with the pose, so it is read at most `engineLookInterval`
+    /// apart (on rounds the loop makes anyway), never per sample.
+    var engineOrientation: ScreenOrientation?
+    var nextEngineLook = -Double.infinity
+    static let engineLookInterval = 0.25
 
-    /// The accelerometer chosen, while one is known.
-    var device: AccelerometerDevice?
-    /// Its mount matrix, kept apart for the per-sample path.
+    /// The mount matrix of the lifecycle's sensor, kept apart for the per-sample path.
     var mountMatrix = MountMatrix.identity
-    /// The open capture, only while scrolling is active.
+    /// The open capture and the uinput device: held only while the
+    /// lifecycle is active (`step` releases them when it leaves).
     var source: SampleSource?
-    /// Reads are held back until then after the driver refused them (another
-    /// process's buffer running).
-    var holdReadsUntil: Double?
     var scrollDevice: ScrollDevice?
-
-    /// When to try again to open a sensor that exists but failed to open.
-    var reacquireAt: Double?
-    var reacquireDelay = Daemon.firstRetryDelay
-    static let firstRetryDelay = 1.0
-    static let longestRetryDelay = 30.0
-    /// Without a udev monitor nothing announces a returning sensor; look again this often.
-    static let rescanWithoutMonitor = 5.0
 
     var notifier: ServiceNotifier
     let calibrationStore: CalibrationStore
     /// A neutral pose saved by an earlier run, applied on the first activation only.
     var savedNeutral: Vector3?
-    /// Save the neutral pose once the engine has one (after SIGUSR1).
+    /// Save the neutral pose once the engine has one (after a recalibration).
     var saveNeutralWhenSet = false
     var pidFile: PidFile?
     /// Where captures record the settings they change, for the next daemon
@@ -73,25 +81,37 @@ final class Daemon {
     /// not format a string on every iteration.
     var lastStatus = ""
     var lastStatusKey: StatusKey?
-    /// Set by the first acquisition when it failed for a reason no retry mends.
-    var startupFailure: String?
     /// Emission failures are logged once per streak, not once per frame.
     var emitFailing = false
 
     init(
-        configuration: Configuration, configSource: (path: String, required: Bool), output: FrameOutput,
+        configuration: Configuration, configSource: (path: String, required: Bool), sink: FrameSink,
         signals: SignalChannel, now: Double
     ) {
         self.configuration = configuration
         self.configSource = configSource
-        self.output = output
+        self.sink = sink
         self.signals = signals
-        self.engine = ScrollEngine(settings: configuration.scroll)
-        // The monitor shows the sensor whatever the activation says.
-        self.activation = Activation(mode: output == .monitor ? .always : configuration.activation.when)
+        self.controlsStore = UserControlsStore.standard
+        let controls =
+            sink.persistsState
+            ? Daemon.loadControls(from: controlsStore, mode: configuration.activation.when)
+            : UserControls.initial(for: configuration.activation.when)
+        self.controls = controls
+        self.engine = ScrollEngine(settings: controls.applied(to: configuration.scroll))
+        self.lifecycle = Daemon.makeLifecycle(configuration, controls, sink, hasDeviceMonitor: false)
         self.notifier = ServiceNotifier(now: now)
-        self.calibrationStore = CalibrationStore.fromEnvironment()
+        self.calibrationStore = CalibrationStore.standard
         self.startTime = now
+    }
+
+    static func makeLifecycle(
+        _ configuration: Configuration, _ controls: UserControls, _ sink: FrameSink, hasDeviceMonitor: Bool
+    ) -> Lifecycle {
+        Lifecycle(
+            activation: ActivationInputs(
+                mode: configuration.activation.when, tabletMode: nil, enabled: controls.enabled),
+            followsActivation: sink.followsActivation, hasDeviceMonitor: hasDeviceMonitor)
     }
 
     // MARK: - Start and stop
@@ -100,27 +120,27 @@ final class Daemon {
     /// until SIGTERM or SIGINT. Returns the process exit status.
     func run() -> Int32 {
         let now = DaemonClock.now()
-        switch chooseDevice() {
-        case .failure(let error):
+        let chosen: AccelerometerDevice
+        do {
+            chosen = try chooseDevice()
+        } catch {
             Log.error(error.message)
             return 1
-        case .success(let chosen):
-            adopt(chosen)
         }
-        if output != .monitor, let chosen = device {
-            savedNeutral = loadSavedNeutral(for: chosen)
-        }
-        switch DeviceMonitor.open() {
-        case .success(let monitor): deviceMonitor = monitor
-        case .failure(let error):
+        do {
+            hotplug = try HotplugListener.open()
+        } catch {
             Log.warning(
-                "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Daemon.rescanWithoutMonitor)) s instead"
+                "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Lifecycle.rescanInterval)) s instead"
             )
         }
-        scanSwitchesIfNeeded()
-        if output == .uinput {
-            switch PidFile.create() {
-            case .success(let file):
+        lifecycle = Daemon.makeLifecycle(configuration, controls, sink, hasDeviceMonitor: hotplug != nil)
+        step(.sensorFound(chosen), now: now)
+        if sink.persistsState { savedNeutral = loadSavedNeutral(for: chosen) }
+        scanSwitchesIfNeeded(now: now)
+        if sink.holdsPidFile {
+            do {
+                let file = try PidFile.create()
                 pidFile = file
                 // No other daemon runs, so a journal in the runtime directory
                 // is a dead one's: put its settings back before capturing,
@@ -128,29 +148,31 @@ final class Daemon {
                 let journalFile = SettingsJournalFile(directory: file.directory)
                 SettingsJournal.restoreLeftovers(from: journalFile)
                 settingsJournalFile = journalFile
-            case .failure(.alreadyRunning(let pid, let path)):
+            } catch .alreadyRunning(let pid, let path) {
                 // Two daemons would scroll twice as far.
                 Log.error("Another tiltscrolld is already running (PID \(pid), \(path)); stop it first")
                 shutDown()
                 return 1
-            case .failure(let error): Log.debug("No PID file: \(error)")
+            } catch {
+                Log.debug("No PID file: \(error)")
             }
         }
-        if output == .monitor {
+        if sink.destination == .monitorView {
             monitorView = MonitorView(settings: configuration.scroll, now: now)
         }
 
         reconcile(now: now)
-        if let fatal = startupFailure {
-            // Nothing retrying would mend (no uinput, no permission): say so and stop.
-            Log.error(fatal)
+        if lifecycle.state == .failed {
+            // Nothing retrying would mend (no uinput, no permission); the report said why.
             shutDown()
             return 1
         }
+        step(.started, now: now)
+        if sink.servesBus { startBus(now: now) }
         lastStatus = statusLine()
         notifier.ready(status: lastStatus)
-        // An active start was logged with its details by acquire().
-        if activation.state != .active { Log.info(lastStatus) }
+        // An active start was logged with its details when it opened.
+        if lifecycle.state != .active { Log.info(lastStatus) }
 
         let stoppedOnRequest = loop()
         shutDown()
@@ -158,12 +180,16 @@ final class Daemon {
     }
 
     /// Everything the daemon changed goes back: sysfs settings, the uinput
-    /// device, the PID file, the signal mask.
+    /// device, the bus name, the PID file, the signal mask. The sensor goes
+    /// first: nothing after it may keep it from being restored.
     func shutDown() {
         notifier.stopping()
         releaseSensor()
+        if controlsSaveDue != nil { saveControls(now: DaemonClock.now()) }
+        bus?.close()
+        bus = nil
         monitorView?.finish()
-        deviceMonitor?.close()
+        hotplug?.close()
         for sw in switches { sw.close() }
         switches.removeAll()
         pidFile?.remove()
@@ -178,24 +204,30 @@ final class Daemon {
             let now = DaemonClock.now()
             poller.reset()
             let signalSlot = poller.watch(signals.descriptor)
-            let monitorSlot = deviceMonitor.map { poller.watch($0.descriptor) }
+            let hotplugSlot = hotplug.map { poller.watch($0.descriptor) }
             for sw in switches { poller.watch(sw.descriptor) }
             let sourceSlot = source?.pollDescriptor.map { poller.watch($0) }
+            let busSlot = bus.map { poller.watch($0.connection.descriptor, events: $0.connection.events) }
 
-            if case .failure(let error) = poller.wait(until: nextDeadline(now: now), now: now) {
+            do {
+                try poller.wait(until: nextDeadline(now: now), now: now)
+            } catch {
                 Log.error("\(error); stopping")
                 return false
             }
             let woke = DaemonClock.now()
 
             if poller.isReadable(signalSlot) { handleSignals(now: woke) }
-            if let monitorSlot, poller.isReadable(monitorSlot) { handleDeviceEvents(now: woke) }
-            handleSwitches()
+            if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
+            handleSwitches(now: woke)
+            if let busSlot { serveBus(ready: poller.isReady(busSlot), now: woke) }
             captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
             emitDueFrame(now: woke)
             notifier.pingWatchdogIfDue(now: woke)
             if monitorView != nil { monitorView?.redrawIfDue(now: woke, snapshot: monitorSnapshot()) }
             reconcile(now: woke)
+            publishIfChanged(now: woke)
+            if let due = controlsSaveDue, woke >= due { saveControls(now: woke) }
         }
         return true
     }
@@ -207,11 +239,11 @@ final class Daemon {
             guard let time else { return }
             deadline = min(deadline ?? time, time)
         }
-        if let source {
-            if let hold = holdReadsUntil { consider(hold) } else { consider(source.nextReadTime(now: now)) }
-        }
+        if let source, lifecycle.readsAllowed(at: now) { consider(source.nextReadTime(now: now)) }
+        consider(lifecycle.nextDeadline)
+        consider(controlsSaveDue)
         consider(engine.nextFrameTime)
-        consider(reacquireAt)
+        consider(bus?.connection.deadline(now: now))
         consider(notifier.nextWatchdogPing)
         consider(monitorView?.nextRedraw)
         return deadline
@@ -220,29 +252,31 @@ final class Daemon {
     // MARK: - Samples and frames
 
     func captureSamples(now: Double, descriptorReady: Bool) {
-        guard let source else { return }
-        if let hold = holdReadsUntil {
-            guard now >= hold else { return }
-            holdReadsUntil = nil
-        }
+        guard let source, lifecycle.readsAllowed(at: now) else { return }
         if source.pollDescriptor != nil {
             guard descriptorReady else { return }
         } else {
             guard let due = source.nextReadTime(now: now), due <= now else { return }
         }
         let matrix = mountMatrix
-        let status = source.read(now: now) { sample in
-            let corrected = matrix.apply(sample.acceleration)
-            lastRaw = sample.acceleration
-            lastCorrected = corrected
-            engine.feed(corrected, at: sample.time)
+        var delivered = false
+        do {
+            let status = try source.read(now: now) { sample in
+                let corrected = matrix.apply(sample.acceleration)
+                lastRaw = sample.acceleration
+                lastCorrected = corrected
+                engine.feed(corrected, at: sample.time)
+                delivered = true
+            }
+            if case .retryLater(let until) = status {
+                step(.readsRefused(until: until), now: now)
+            } else if delivered, lifecycle.awaitsSamples {
+                step(.samplesRead, now: now)
+            }
+        } catch {
+            lose(error, now: now)
         }
-        switch status {
-        case .ok: break
-        case .retryLater(let until): holdReadsUntil = until
-        case .failed(let error): lose(error, now: now)
-        }
-        if saveNeutralWhenSet, let neutral = engine.neutral, let device {
+        if saveNeutralWhenSet, let neutral = engine.neutral, let device = lifecycle.sensor {
             saveNeutralWhenSet = false
             saveNeutral(neutral, for: device)
         }
@@ -251,27 +285,27 @@ final class Daemon {
     func emitDueFrame(now: Double) {
         guard let due = engine.nextFrameTime, due <= now else { return }
         guard let frame = engine.frame(at: now) else { return }
-        switch output {
+        switch sink.destination {
         case .uinput:
             guard let scrollDevice else { return }
-            switch scrollDevice.emit(frame) {
-            case .success:
+            do {
+                try scrollDevice.emit(frame)
                 if emitFailing {
                     emitFailing = false
                     Log.info("Scroll events flow again")
                 }
-            case .failure(let error):
+            } catch {
                 if !emitFailing {
                     emitFailing = true
                     Log.warning("Cannot emit scroll events: \(error)")
                 }
             }
-        case .print:
+        case .standardOutput:
             var line = ""
             printer.write(
                 ReplayStep(time: now - startTime, event: .frame, frame: frame, readout: engine.readout), to: &line)
             StandardOutput.write(line)
-        case .monitor:
+        case .monitorView:
             monitorView?.record(frame)
         }
     }

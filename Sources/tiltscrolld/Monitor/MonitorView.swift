@@ -2,7 +2,8 @@ import Glibc
 import ScrollPhysics
 
 /// `tiltscrolld --monitor`: the live state, redrawn in place ten times a
-/// second, so a user can tune the configuration by feel.
+/// second, so a user can tune the configuration by feel. `--demo` plays its
+/// recorded trace through the same view.
 ///
 /// Plain ANSI escapes (cursor home, clear to end, hide/show cursor) work in
 /// any terminal and over ssh; when stdout is not a terminal each refresh is
@@ -10,15 +11,18 @@ import ScrollPhysics
 struct MonitorView {
     var settings: ScrollSettings
     private(set) var nextRedraw: Double?
+    /// The first line's start: the command that shows the view.
+    let title: String
     private let inPlace: Bool
     private var hiResTotal = 0
     private var horizontalHiResTotal = 0
     static let redrawInterval = 0.1
 
-    init(settings: ScrollSettings, now: Double) {
+    init(settings: ScrollSettings, now: Double, title: String = "tiltscrolld --monitor") {
         self.settings = settings
         self.nextRedraw = now
-        self.inPlace = isatty(STDOUT_FILENO) == 1
+        self.title = title
+        self.inPlace = FileDescriptor.standardOutput.isTerminal
         if inPlace { StandardOutput.write("\u{1B}[?25l\u{1B}[2J") }
     }
 
@@ -29,10 +33,15 @@ struct MonitorView {
 
     mutating func redrawIfDue(now: Double, snapshot: MonitorSnapshot) {
         guard let due = nextRedraw, now >= due else { return }
+        redraw(now: now, snapshot: snapshot)
+    }
+
+    /// Draws `snapshot` now, due or not (a last picture before `finish`).
+    mutating func redraw(now: Double, snapshot: MonitorSnapshot) {
         nextRedraw = now + MonitorView.redrawInterval
         let body = MonitorView.render(
-            snapshot, settings: settings, hiResTotal: hiResTotal,
-            horizontalHiResTotal: horizontalHiResTotal)
+            snapshot, settings: settings, hiResTotal: hiResTotal, horizontalHiResTotal: horizontalHiResTotal,
+            title: title)
         StandardOutput.write(inPlace ? "\u{1B}[H" + body + "\u{1B}[J" : body + "\n")
     }
 
@@ -44,11 +53,12 @@ struct MonitorView {
     /// One screenful, every line ending in "clear to end of line" so shorter
     /// values never leave old characters behind.
     static func render(
-        _ s: MonitorSnapshot, settings: ScrollSettings, hiResTotal: Int, horizontalHiResTotal: Int
+        _ s: MonitorSnapshot, settings: ScrollSettings, hiResTotal: Int, horizontalHiResTotal: Int,
+        title: String = "tiltscrolld --monitor"
     ) -> String {
         let r = s.readout
         var lines: [String] = []
-        lines.append("tiltscrolld --monitor    \(s.deviceLine)    Ctrl-C quits")
+        lines.append("\(title)    \(s.deviceLine)    Ctrl-C quits")
         lines.append("state        \(s.state)")
         lines.append(
             "raw          \(vector(s.raw)) m/s^2  |a| = \(FixedPoint.format(s.raw.length / standardGravity, decimals: 2)) g"

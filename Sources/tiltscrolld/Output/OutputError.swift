@@ -1,16 +1,14 @@
 import Glibc
 
-/// Why the scroll device or a tablet-mode switch could not be created, written
-/// or read. `description` says what to do about it.
+/// Why the scroll device could not be created or written. `description`
+/// says what to do about it.
 enum OutputError: Error, Equatable, CustomStringConvertible {
     /// `/dev/uinput` does not exist: the uinput module is not loaded.
     case uinputMissing
     /// The daemon may not open `path` (`EACCES`/`EPERM`); `access` names what it needs.
     case permissionDenied(path: String, access: String)
-    /// The input device at `path` went away (unplugged, `ENODEV`/`ENOENT`).
+    /// The scroll device at `path` was destroyed.
     case deviceGone(path: String)
-    /// `path` exists but is not an evdev input device (`ENOTTY`).
-    case notAnInputDevice(path: String)
     /// Any other failed system call or libevdev call.
     case system(SystemError)
 
@@ -24,8 +22,6 @@ enum OutputError: Error, Equatable, CustomStringConvertible {
             return "permission denied opening \(path): tiltscrolld needs \(access)"
         case .deviceGone(let path):
             return "input device \(path) is gone"
-        case .notAnInputDevice(let path):
-            return "\(path) is not an evdev input device"
         case .system(let error):
             return error.description
         }
@@ -35,9 +31,4 @@ enum OutputError: Error, Equatable, CustomStringConvertible {
     static let uinputAccess =
         "read and write access to /dev/uinput (run it as root; under systemd the unit's DeviceAllow= "
         + "must list /dev/uinput rw)"
-
-    /// What reading an event device needs, for `permissionDenied`.
-    static let eventDeviceAccess =
-        "read access to /dev/input/event* (run it as root; under systemd the unit's DeviceAllow= "
-        + "must list char-input r)"
 }

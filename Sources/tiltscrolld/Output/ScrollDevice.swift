@@ -1,4 +1,4 @@
-import CEvdev
+import CLibevdev
 import Glibc
 import ScrollPhysics
 
@@ -34,9 +34,9 @@ final class ScrollDevice {
     private init(handle: OpaquePointer, horizontal: Bool) {
         self.handle = handle
         self.horizontal = horizontal
-        self.descriptor = FileDescriptor(rawValue: cevdev_scroll_device_fd(handle))
-        self.deviceNode = cevdev_scroll_device_node(handle).map { String(cString: $0) }
-        self.sysfsPath = cevdev_scroll_device_syspath(handle).map { String(cString: $0) }
+        self.descriptor = FileDescriptor(rawValue: libevdev_uinput_get_fd(handle))
+        self.deviceNode = libevdev_uinput_get_devnode(handle).map { String(cString: $0) }
+        self.sysfsPath = libevdev_uinput_get_syspath(handle).map { String(cString: $0) }
     }
 
     deinit { destroy() }
@@ -47,26 +47,44 @@ final class ScrollDevice {
     /// Fails with `.uinputMissing` when `/dev/uinput` does not exist,
     /// `.permissionDenied` when it may not be opened for writing, or
     /// `.system` with the errno libevdev or the kernel returned.
-    static func create(horizontal: Bool) -> Result<ScrollDevice, OutputError> {
-        var handle: OpaquePointer?
-        let rc = cevdev_scroll_device_create(
-            name, busType, vendorID, productID, version, horizontal, &handle)
-        if rc < 0 { return .failure(creationError(code: -rc)) }
-        guard let handle else {
-            return .failure(.system(SystemError(code: EIO, operation: "create uinput device")))
+    static func create(horizontal: Bool) throws(OutputError) -> ScrollDevice {
+        // A template device with the name, ids and wheels and nothing else
+        // (no keys, no REL_X/REL_Y). The uinput device keeps its own copy of
+        // them, so the template is freed whatever the outcome.
+        guard let template = libevdev_new() else { throw creationError(code: .outOfMemory) }
+        defer { libevdev_free(template) }
+        libevdev_set_name(template, name)
+        libevdev_set_id_bustype(template, Int32(busType))
+        libevdev_set_id_vendor(template, Int32(vendorID))
+        libevdev_set_id_product(template, Int32(productID))
+        libevdev_set_id_version(template, Int32(version))
+        let codes =
+            horizontal ? [REL_WHEEL, REL_WHEEL_HI_RES, REL_HWHEEL, REL_HWHEEL_HI_RES] : [REL_WHEEL, REL_WHEEL_HI_RES]
+        guard libevdev_enable_event_type(template, UInt32(EV_REL)) == 0,
+            codes.allSatisfy({ libevdev_enable_event_code(template, UInt32(EV_REL), UInt32($0), nil) == 0 })
+        else {
+            // libevdev returns -1 here, not an errno: only an out-of-range code can fail.
+            throw creationError(code: .invalidArgument)
         }
-        return .success(ScrollDevice(handle: handle, horizontal: horizontal))
+        // Managed: libevdev opens /dev/uinput (O_CLOEXEC) and closes it on destroy.
+        var handle: OpaquePointer?
+        let rc = libevdev_uinput_create_from_device(template, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &handle)
+        if rc < 0 { throw creationError(code: Errno(rawValue: -rc)) }
+        guard let handle else {
+            throw .system(SystemError(code: .ioError, operation: "create uinput device"))
+        }
+        return ScrollDevice(handle: handle, horizontal: horizontal)
     }
 
     /// Maps the errno of a failed creation to what the user should do.
-    static func creationError(code: Int32) -> OutputError {
+    static func creationError(code: Errno) -> OutputError {
         switch code {
-        case ENOENT:
+        case .noSuchFileOrDirectory:
             return .uinputMissing
-        case ENODEV where !uinputDriverLoaded(), ENXIO where !uinputDriverLoaded():
+        case .noSuchDevice where !uinputDriverLoaded(), .noSuchDeviceOrAddress where !uinputDriverLoaded():
             // A static /dev/uinput node without the module behind it.
             return .uinputMissing
-        case EACCES, EPERM:
+        case .permissionDenied, .notPermitted:
             return .permissionDenied(path: "/dev/uinput", access: OutputError.uinputAccess)
         default:
             return .system(SystemError(code: code, operation: "create uinput device on /dev/uinput"))
@@ -74,26 +92,28 @@ final class ScrollDevice {
     }
 
     /// The uinput misc device registers this directory when its module is loaded.
-    private static func uinputDriverLoaded() -> Bool { access("/sys/class/misc/uinput", F_OK) == 0 }
+    private static func uinputDriverLoaded() -> Bool { FileSystem.exists("/sys/class/misc/uinput") }
 
     /// Writes one frame: its records and `SYN_REPORT` in a single `write(2)`.
     /// An empty frame writes nothing. Does not allocate.
     ///
     /// Fails with `.deviceGone` after `destroy()`, or `.system` when the
     /// write fails.
-    func emit(_ frame: ScrollFrame) -> Result<Void, OutputError> {
-        guard handle != nil else { return .failure(.deviceGone(path: deviceNode ?? "/dev/uinput")) }
+    func emit(_ frame: ScrollFrame) throws(OutputError) {
+        guard handle != nil else { throw .deviceGone(path: deviceNode ?? "/dev/uinput") }
         let batch = ScrollEventBatch(encoding: frame, horizontal: horizontal)
-        if batch.isEmpty { return .success(()) }
-        return batch.withUnsafeBytes { bytes in
-            descriptor.writeAll(bytes).mapError { OutputError.system($0) }
+        if batch.isEmpty { return }
+        do {
+            try batch.withUnsafeBytes { (bytes) throws(SystemError) in try descriptor.writeAll(bytes) }
+        } catch {
+            throw .system(error)
         }
     }
 
     /// Removes the device from the system. Safe to call more than once.
     func destroy() {
         guard let handle else { return }
-        cevdev_scroll_device_destroy(handle)
+        libevdev_uinput_destroy(handle)
         self.handle = nil
     }
 

@@ -36,9 +36,9 @@ struct ScrollEventBatch {
     }
 
     /// The records in use as raw bytes, exactly what one `write(2)` to uinput takes.
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        Swift.withUnsafeBytes(of: records) { all in
-            body(UnsafeRawBufferPointer(rebasing: all[..<(count * MemoryLayout<cevdev_input_event>.stride)]))
+    func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+        try Swift.withUnsafeBytes(of: records) { (all) throws(E) in
+            try body(UnsafeRawBufferPointer(rebasing: all[..<(count * MemoryLayout<cevdev_input_event>.stride)]))
         }
     }
 }

@@ -43,43 +43,43 @@ struct ControlClient {
     }
 
     /// Sends `request` to the running daemon; returns its PID.
-    static func send(_ request: ControlRequest) -> Result<Int32, ControlError> {
-        standard.send(request)
+    static func send(_ request: ControlRequest) throws(ControlError) -> Int32 {
+        try standard.send(request)
     }
 
-    func send(_ request: ControlRequest) -> Result<Int32, ControlError> {
-        findDaemon().flatMap { pid in
-            switch ProcessCalls.send(signal: request.signal, to: pid) {
-            case .success: return .success(pid)
-            case .failure(let error) where error.code == EPERM:
-                return .failure(.permissionDenied(pid: pid, request: request))
-            case .failure(let error) where error.code == ESRCH:
-                return .failure(.notRunning(["process \(pid) exited just now"]))
-            case .failure(let error):
-                return .failure(.failed(pid: pid, error))
-            }
+    func send(_ request: ControlRequest) throws(ControlError) -> Int32 {
+        let pid = try findDaemon()
+        do {
+            try ProcessCalls.send(signal: request.signal, to: pid)
+        } catch  where error.code == .notPermitted {
+            throw .permissionDenied(pid: pid, request: request)
+        } catch  where error.code == .noSuchProcess {
+            throw .notRunning(["process \(pid) exited just now"])
+        } catch {
+            throw .failed(pid: pid, error)
         }
+        return pid
     }
 
     /// The PID of the running daemon, or where it was looked for in vain.
-    func findDaemon() -> Result<Int32, ControlError> {
+    func findDaemon() throws(ControlError) -> Int32 {
         var places: [String] = []
         for locator in locators {
             switch locator {
             case .systemdUnit(let unit):
                 switch SystemdUnitQuery.mainPID(ofUnit: unit) {
-                case .mainPID(let pid): return .success(pid)
+                case .mainPID(let pid): return pid
                 case .noMainProcess: places.append("\(unit) is not active")
                 case .unavailable(let why): places.append(why)
                 }
             case .pidFile(let file):
                 switch file.state() {
-                case .running(let pid): return .success(pid)
+                case .running(let pid): return pid
                 case .absent: places.append("no \(file.path)")
                 case .stale(let why): places.append("stale \(file.path): \(why)")
                 }
             }
         }
-        return .failure(.notRunning(places))
+        throw .notRunning(places)
     }
 }

@@ -8,10 +8,14 @@ import Glibc
 /// - `error`: the daemon cannot do its job (no accelerometer, uinput refused);
 /// - `warning`: something was ignored or fell back (a corrupt calibration
 ///   file, a busy buffer, an invalid configuration on reload);
-/// - `notice`: a state change a user would want in the journal (device
-///   chosen, activated, deactivated, recalibrated, reloaded);
-/// - `info`: start-up details;
-/// - `debug`: diagnostics, shown only with `--verbose` (`threshold = .debug`).
+/// - `notice`: something out of the ordinary that needs no action: a sensor
+///   that went away, settings a killed daemon left and this one restored,
+///   buffered capture giving way to polling, a request that did not apply;
+/// - `info`: what the daemon does, as a user follows it in the journal: the
+///   sensor and capture chosen, scrolling on and off, tablet mode,
+///   recalibrated, reloaded;
+/// - `debug`: diagnostics, shown only with `--verbose` (`threshold = .debug`),
+///   among them every transition of the activation state machine.
 ///
 /// Quiet by default: the threshold is `.info`. Never one line per sample or
 /// per frame, at any level: a caller that reports a repeating condition
@@ -35,7 +39,7 @@ enum Log {
 
     /// Whether to write the `<N>` prefix. Off when stderr is a terminal, where
     /// a person reads it instead of the journal.
-    nonisolated(unsafe) static var prefixesPriority: Bool = isatty(STDERR_FILENO) == 0
+    nonisolated(unsafe) static var prefixesPriority: Bool = !FileDescriptor.standardError.isTerminal
 
     static func error(_ message: @autoclosure () -> String) { write(.error, message) }
     static func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
@@ -52,17 +56,22 @@ enum Log {
         guard isEnabled(level) else { return }
         var bytes = Array(format(level, message(), prefixed: prefixesPriority).utf8)
         bytes.append(0x0A)
-        bytes.withUnsafeBytes { _ = FileDescriptor(rawValue: STDERR_FILENO).writeAll($0) }
+        bytes.withUnsafeBytes { try? FileDescriptor.standardError.writeAll($0) }
     }
 
     /// The log text for one message, without the final newline. Each line of
     /// a multi-line message gets the prefix: the journal splits stderr at
     /// newlines, and an unprefixed line would be stored at the default level.
+    ///
+    /// Every line is escaped and bounded (`DisplayEscaping`, a line at most):
+    /// messages quote device strings and files, and a terminal obeys the
+    /// control characters they may hold. Device strings arrive escaped
+    /// already (`DeviceText`, `CaptureError`) and stay as they are; this is
+    /// the last line of defence for anything that did not.
     static func format(_ level: Level, _ message: String, prefixed: Bool) -> String {
-        guard prefixed else { return message }
-        let prefix = "<\(level.rawValue)>"
+        let prefix = prefixed ? "<\(level.rawValue)>" : ""
         return message.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-            .map { prefix + $0 }
+            .map { prefix + DisplayEscaping.escape(String($0), limit: DisplayEscaping.lineLimit) }
             .joined(separator: "\n")
     }
 }

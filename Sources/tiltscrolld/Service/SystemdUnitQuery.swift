@@ -22,7 +22,7 @@ enum SystemdUnitQuery {
         var bus: OpaquePointer? = nil
         let opened = sd_bus_open_system(&bus)
         guard opened >= 0, let bus else {
-            return .unavailable("cannot reach systemd on the system bus: \(SystemError.message(for: -opened))")
+            return .unavailable("cannot reach systemd on the system bus: \(Errno(rawValue: -opened))")
         }
         defer { sd_bus_flush_close_unref(bus) }
         _ = sd_bus_set_method_call_timeout(bus, timeoutMicroseconds)
@@ -30,7 +30,7 @@ enum SystemdUnitQuery {
         var objectPath: UnsafeMutablePointer<CChar>? = nil
         let encoded = sd_bus_path_encode("/org/freedesktop/systemd1/unit", unit, &objectPath)
         guard encoded >= 0, let objectPath else {
-            return .unavailable("cannot name unit \(unit) on the bus: \(SystemError.message(for: -encoded))")
+            return .unavailable("cannot name unit \(unit) on the bus: \(Errno(rawValue: -encoded))")
         }
         defer { free(objectPath) }
 
@@ -41,7 +41,7 @@ enum SystemdUnitQuery {
             bus, "org.freedesktop.systemd1", objectPath, "org.freedesktop.systemd1.Service", "MainPID",
             &error, CChar(UInt8(ascii: "u")), &pid)
         guard asked >= 0 else {
-            let detail = error.message.map { String(cString: $0) } ?? SystemError.message(for: -asked)
+            let detail = error.message.map { String(cString: $0) } ?? Errno(rawValue: -asked).description
             return .unavailable("systemd did not say whether \(unit) runs: \(detail)")
         }
         guard pid > 0, pid <= UInt32(Int32.max) else { return .noMainProcess }

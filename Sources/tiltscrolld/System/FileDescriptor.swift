@@ -11,54 +11,114 @@ struct FileDescriptor: Equatable, Hashable {
     /// Access modes and flags for `open(2)`; `O_CLOEXEC` is always added.
     struct Options: OptionSet {
         let rawValue: Int32
+        /// `O_RDONLY`
         static let readOnly = Options(rawValue: O_RDONLY)
+        /// `O_WRONLY`
         static let writeOnly = Options(rawValue: O_WRONLY)
+        /// `O_RDWR`
         static let readWrite = Options(rawValue: O_RDWR)
+        /// `O_NONBLOCK`
         static let nonBlocking = Options(rawValue: O_NONBLOCK)
+        /// `O_CREAT`
         static let create = Options(rawValue: O_CREAT)
+        /// `O_TRUNC`
         static let truncate = Options(rawValue: O_TRUNC)
+        /// `O_NOFOLLOW`: fail rather than follow a symlink in the last component.
         static let noFollow = Options(rawValue: O_NOFOLLOW)
+        /// `O_DIRECTORY`: open only if the path is a directory (to `fsync` it).
+        static let directoryOnly = Options(rawValue: O_DIRECTORY)
+        /// `O_EXCL`: with `.create`, fail if the file exists.
+        static let exclusive = Options(rawValue: O_EXCL)
     }
 
+    /// The process's standard output and error.
+    static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+
     /// `open(2)`.
-    static func open(_ path: String, _ options: Options, permissions: mode_t = 0o644) -> Result<
-        FileDescriptor, SystemError
-    > {
-        retryingOnInterrupt("open \(path)") {
-            Glibc.open(path, options.rawValue | O_CLOEXEC, permissions)
-        }.map(FileDescriptor.init(rawValue:))
+    static func open(_ path: String, _ options: Options, permissions: mode_t = 0o644) throws(SystemError)
+        -> FileDescriptor
+    {
+        FileDescriptor(
+            rawValue: try retryingOnInterrupt("open \(path)") {
+                Glibc.open(path, options.rawValue | O_CLOEXEC, permissions)
+            })
     }
 
     /// `pread(2)` into `buffer`; returns the number of bytes read.
-    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0) -> Result<Int, SystemError> {
-        retryingOnInterrupt("pread") { Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0) throws(SystemError) -> Int {
+        try retryingOnInterrupt("pread") { Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 
     /// `read(2)` into `buffer` at the current position (character devices, pipes).
-    func readStream(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemError> {
-        retryingOnInterrupt("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    func readStream(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        try retryingOnInterrupt("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// `write(2)` of the whole buffer in one call; a short write is an error
     /// (`EIO`), because every caller writes records that must not be split.
-    func writeAll(_ buffer: UnsafeRawBufferPointer) -> Result<Void, SystemError> {
-        switch retryingOnInterrupt("write", { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }) {
-        case .failure(let error): return .failure(error)
-        case .success(let written) where written != buffer.count:
-            return .failure(SystemError(code: EIO, operation: "short write (\(written) of \(buffer.count) bytes)"))
-        case .success: return .success(())
-        }
+    func writeAll(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
+        let written = try retryingOnInterrupt("write") { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
+        try FileDescriptor.requireWhole(written, of: buffer.count)
     }
 
     /// `pwrite(2)` of a whole buffer at offset 0, the way sysfs attributes are written.
-    func writeAttribute(_ buffer: UnsafeRawBufferPointer) -> Result<Void, SystemError> {
-        switch retryingOnInterrupt("pwrite", { Glibc.pwrite(rawValue, buffer.baseAddress, buffer.count, 0) }) {
-        case .failure(let error): return .failure(error)
-        case .success(let written) where written != buffer.count:
-            return .failure(SystemError(code: EIO, operation: "short write (\(written) of \(buffer.count) bytes)"))
-        case .success: return .success(())
+    func writeAttribute(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
+        let written = try retryingOnInterrupt("pwrite") {
+            Glibc.pwrite(rawValue, buffer.baseAddress, buffer.count, 0)
         }
+        try FileDescriptor.requireWhole(written, of: buffer.count)
     }
+
+    // The same calls on arrays. (An array's `withUnsafe*Bytes` rethrows
+    // `any Error`; going through `Result` keeps the error a `SystemError`.)
+
+    /// `pread(2)` into `bytes` from their start; returns the number of bytes read.
+    func read(into bytes: inout [UInt8]) throws(SystemError) -> Int {
+        try bytes.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try read(into: buffer) } }
+            .get()
+    }
+
+    /// `read(2)` into `bytes` from their start; returns the number of bytes read.
+    func readStream(into bytes: inout [UInt8]) throws(SystemError) -> Int {
+        try bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemError) in try readStream(into: buffer) }
+        }.get()
+    }
+
+    /// `write(2)` of all of `bytes` in one call.
+    func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try writeAll(buffer) } }.get()
+    }
+
+    /// `pwrite(2)` of all of `bytes` at offset 0.
+    func writeAttribute(_ bytes: [UInt8]) throws(SystemError) {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try writeAttribute(buffer) } }.get()
+    }
+
+    private static func requireWhole(_ written: Int, of count: Int) throws(SystemError) {
+        guard written != count else { return }
+        throw SystemError(code: .ioError, operation: "short write (\(written) of \(count) bytes)")
+    }
+
+    /// `fsync(2)`: the data and metadata are on disk when this returns.
+    func synchronize() throws(SystemError) {
+        _ = try retryingOnInterrupt("fsync") { Glibc.fsync(rawValue) }
+    }
+
+    /// `fchmod(2)`: sets the mode regardless of the umask (files others must read).
+    func setPermissions(_ permissions: mode_t) throws(SystemError) {
+        _ = try retryingOnInterrupt("fchmod") { Glibc.fchmod(rawValue, permissions) }
+    }
+
+    /// `fcntl(2)` `F_SETFL`: adds `O_NONBLOCK` to the descriptor's status flags.
+    func makeNonBlocking() throws(SystemError) {
+        let flags = try retryingOnInterrupt("fcntl F_GETFL") { fcntl(rawValue, F_GETFL) }
+        _ = try retryingOnInterrupt("fcntl F_SETFL") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// `isatty(3)`: whether a terminal is on the other end (a person reads it).
+    var isTerminal: Bool { isatty(rawValue) == 1 }
 
     /// `close(2)`. `EINTR` is not retried: on Linux the descriptor is gone either way.
     func close() {

@@ -19,9 +19,16 @@ struct Poller {
         return entries.count - 1
     }
 
+    /// Watches `descriptor` for `events` (POLLIN, POLLOUT: what sd-bus asks
+    /// for); returns its slot for `isReady`.
+    mutating func watch(_ descriptor: FileDescriptor, events: Int16) -> Int {
+        entries.append(pollfd(fd: descriptor.rawValue, events: events, revents: 0))
+        return entries.count - 1
+    }
+
     /// Waits until a descriptor is ready or `deadline` (seconds on the daemon's
     /// clock) passes; nil waits without a timeout. EINTR counts as a wake-up.
-    mutating func wait(until deadline: Double?, now: Double) -> Result<Void, SystemError> {
+    mutating func wait(until deadline: Double?, now: Double) throws(SystemError) {
         let timeout: Int32
         if let deadline {
             // Round up so the loop never wakes a fraction of a millisecond
@@ -34,8 +41,7 @@ struct Poller {
         let result = entries.withUnsafeMutableBufferPointer { buffer in
             Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
         }
-        if result < 0 && errno != EINTR { return .failure(.current("poll")) }
-        return .success(())
+        if result < 0 && Errno.current != .interrupted { throw .current("poll") }
     }
 
     /// Whether `descriptor` was watched this round and has input, for
@@ -43,6 +49,10 @@ struct Poller {
     func isReadable(_ descriptor: FileDescriptor) -> Bool {
         entries.indices.contains { entries[$0].fd == descriptor.rawValue && isReadable($0) }
     }
+
+    /// Whether anything happened on the descriptor in `slot`: what it was
+    /// watched for, an error or a hang-up.
+    func isReady(_ slot: Int) -> Bool { entries[slot].revents != 0 }
 
     /// Whether the descriptor in `slot` has input (or an error or hang-up,
     /// which its reader must see to notice).

@@ -8,8 +8,8 @@ enum ProcessCalls {
     /// `kill(2)`: sends `signal` to `pid`. `signal` 0 only checks that the
     /// process exists and may be signalled (`ESRCH` when it does not exist,
     /// `EPERM` when it exists but belongs to someone else).
-    static func send(signal: Int32, to pid: Int32) -> Result<Void, SystemError> {
-        guard pid > 0 else { return .failure(SystemError(code: ESRCH, operation: "kill \(pid)")) }
-        return retryingOnInterrupt("kill \(pid)") { Glibc.kill(pid, signal) }.map { _ in () }
+    static func send(signal: Int32, to pid: Int32) throws(SystemError) {
+        guard pid > 0 else { throw SystemError(code: .noSuchProcess, operation: "kill \(pid)") }
+        _ = try retryingOnInterrupt("kill \(pid)") { Glibc.kill(pid, signal) }
     }
 }

@@ -15,18 +15,16 @@ struct SignalChannel {
     static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
 
     /// Blocks `signals` for the process and opens a non-blocking signalfd for them.
-    static func open(_ signals: [Int32] = handled) -> Result<SignalChannel, SystemError> {
+    static func open(_ signals: [Int32] = handled) throws(SystemError) -> SignalChannel {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }
         // Blocked first, so a signal arriving between here and the first poll
         // waits in the pending set instead of killing the process.
-        guard sigprocmask(SIG_BLOCK, &mask, nil) == 0 else {
-            return .failure(.current("sigprocmask"))
-        }
+        guard sigprocmask(SIG_BLOCK, &mask, nil) == 0 else { throw .current("sigprocmask") }
         let fd = signalfd(-1, &mask, Int32(SFD_NONBLOCK | SFD_CLOEXEC))
-        guard fd >= 0 else { return .failure(.current("signalfd")) }
-        return .success(SignalChannel(descriptor: FileDescriptor(rawValue: fd), mask: mask))
+        guard fd >= 0 else { throw .current("signalfd") }
+        return SignalChannel(descriptor: FileDescriptor(rawValue: fd), mask: mask)
     }
 
     /// Reads every pending signal and hands its number to `handle`.
@@ -34,8 +32,8 @@ struct SignalChannel {
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
         while true {
-            let result = withUnsafeMutableBytes(of: &info) { descriptor.readStream(into: $0) }
-            guard case .success(let count) = result, count == size else { return }
+            let count = withUnsafeMutableBytes(of: &info) { try? descriptor.readStream(into: $0) }
+            guard count == size else { return }
             handle(Int32(bitPattern: info.ssi_signo))
         }
     }

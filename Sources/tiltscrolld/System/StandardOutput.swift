@@ -6,7 +6,7 @@ enum StandardOutput {
     static func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
-            _ = FileDescriptor(rawValue: STDOUT_FILENO).writeAll(UnsafeRawBufferPointer(bytes))
+            try? FileDescriptor.standardOutput.writeAll(UnsafeRawBufferPointer(bytes))
         }
     }
 }

@@ -53,11 +53,3 @@ func simulate(
     run.engine = engine
     return run
 }
-
-/// A smooth step from 0 to 1 between `t0` and `t1` (cosine ease), as a hand moves.
-func ease(_ t: Double, _ t0: Double, _ t1: Double) -> Double {
-    if t <= t0 { return 0 }
-    if t >= t1 { return 1 }
-    let x = (t - t0) / (t1 - t0)
-    return (1 - cos(.pi * x)) / 2
-}

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// Gravity as the accelerometer reads it for a device held a certain way,
 /// written out independently of the code under test.
@@ -27,6 +28,17 @@ enum Pose {
         case .bottomUp: v = Vector3(-right, -up, out)  // up is -y, right is -x
         }
         return v * g
+    }
+
+    /// The same pose held in a hand (`Hand.typical`: sway below 1 Hz and
+    /// tremor at 8-12 Hz on top) at time `t`. A pose held exactly still is a
+    /// device lying on a table to the engine, which stops scrolling; tests
+    /// of hand-held behaviour that hold a pose for seconds use this.
+    static func held(
+        away: Double, rightDown: Double = 0, orientation: ScreenOrientation = .normal, at t: Double
+    ) -> Vector3 {
+        let w = Hand.typical.wobble(at: t)
+        return gravity(away: away + w.pitch, rightDown: rightDown + w.roll, orientation: orientation)
     }
 
     /// Gravity for a device upright-ish at `away`, turned in the screen plane

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import ScrollPhysics
+@testable import SyntheticMotion
 
 /// The synthetic traces under Traces/, and how each was made: a motion in
 /// display axes, sensor noise from a seeded generator, then the inverse of

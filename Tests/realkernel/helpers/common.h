@@ -12,6 +12,7 @@
 #endif
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,27 @@ __attribute__((unused)) static void sleep_seconds(double seconds)
 	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
+}
+
+/*
+ * Handle the signals of SIGNALS (COUNT of them) with HANDLER, and block them
+ * except inside ppoll(): pass *unblocked as its mask, and a signal arrives
+ * only while the loop waits there (no SA_RESTART: it interrupts the wait and
+ * the loop sees the flag), never unseen just before it.
+ */
+__attribute__((unused)) static void handle_signals_in_ppoll(const int *signals, int count, void (*handler)(int),
+							   sigset_t *unblocked)
+{
+	struct sigaction sa = {.sa_handler = handler};
+	sigset_t handled;
+	sigemptyset(&handled);
+	for (int i = 0; i < count; i++) {
+		sigaction(signals[i], &sa, NULL);
+		sigaddset(&handled, signals[i]);
+	}
+	sigprocmask(SIG_BLOCK, &handled, unblocked);
+	for (int i = 0; i < count; i++)
+		sigdelset(unblocked, signals[i]);
 }
 
 #endif

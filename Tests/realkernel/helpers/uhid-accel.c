@@ -10,12 +10,16 @@
  * input reports at the interval the kernel asked for while the kernel has
  * the device open.
  *
- *   uhid-accel --values FILE [--name NAME] [--verbose]
+ *   uhid-accel --control DIR [--noise-mg MG] [--seed N] [--name NAME] [--verbose]
  *
- * FILE holds "X Y Z", the acceleration in the device's units (1/100 g, the
- * unit exponent -2 of the descriptor: upright is "0 -100 0"). It is re-read
- * before every report, so a scenario tilts the device by rewriting it (write
- * a temporary file and rename it over FILE, so no half-written line is read).
+ * What it reports is hand.h's: the pose of the last command on DIR/cmd,
+ * held fixed, on a table or in a hand, evaluated at the moment of each
+ * report (and of each raw read), in the device's units (1/100 g, the unit
+ * exponent -2 of the descriptor: upright is "0 -100 0", which it reports
+ * until the first command). A command is answered at once; the next report
+ * carries it, within one report interval. At 1/100 g a LSB is 10 mg: the
+ * tremor (2-3 mg) and a few mg of noise mostly vanish in the rounding, as
+ * on hubs with that resolution; the sway (10-20 mg) shows.
  * Prints "created" once the kernel has started the device; runs until
  * SIGTERM/SIGINT, then destroys it.
  *
@@ -26,13 +30,11 @@
  * with the time of the first report after it (or of the resume, when the
  * kernel has the device closed and nothing streams).
  */
-#include "common.h"
+#include "hand.h"
 
-#include <fcntl.h>
 #include <linux/input.h>
 #include <linux/uhid.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -110,6 +112,8 @@ struct sensor_state {
 	uint8_t power_state;
 	uint32_t interval_ms;
 	int16_t axes[3];
+	/* What the axes show: hand.h's model of the pose commanded. */
+	struct hand hand;
 	bool opened;
 	/* SIGUSR1 silenced the stream until SIGUSR2. */
 	bool paused;
@@ -118,18 +122,14 @@ struct sensor_state {
 static volatile sig_atomic_t stop_requested, pause_requested, resume_requested;
 static bool verbose;
 
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-static void on_pause_signal(int sig)
+static void on_signal(int sig)
 {
 	if (sig == SIGUSR1)
 		pause_requested = 1;
-	else
+	else if (sig == SIGUSR2)
 		resume_requested = 1;
+	else
+		stop_requested = 1;
 }
 
 static void uhid_write(int fd, const struct uhid_event *ev)
@@ -139,19 +139,13 @@ static void uhid_write(int fd, const struct uhid_event *ev)
 		die_errno("writing to /dev/uhid");
 }
 
-/* Keep the last good values when the file is missing or malformed. */
-static void load_values(const char *path, struct sensor_state *s)
+/* The sample of this moment. */
+static void sample(struct sensor_state *s)
 {
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	int x, y, z;
-	if (fscanf(f, "%d %d %d", &x, &y, &z) == 3) {
-		s->axes[0] = (int16_t)x;
-		s->axes[1] = (int16_t)y;
-		s->axes[2] = (int16_t)z;
-	}
-	fclose(f);
+	long raw[3];
+	hand_sample(&s->hand, monotonic_seconds(), raw);
+	for (int i = 0; i < 3; i++)
+		s->axes[i] = (int16_t)raw[i]; /* the sensor's min and max keep it in range */
 }
 
 /* Report bytes, ID first, little-endian as HID requires. Returns the size. */
@@ -171,9 +165,9 @@ static size_t input_report(const struct sensor_state *s, uint8_t *buf)
 	return 7;
 }
 
-static void send_input(int fd, const char *values, struct sensor_state *s)
+static void send_input(int fd, struct sensor_state *s)
 {
-	load_values(values, s);
+	sample(s);
 	struct uhid_event ev = {.type = UHID_INPUT2};
 	ev.u.input2.size = (uint16_t)input_report(s, ev.u.input2.data);
 	uhid_write(fd, &ev);
@@ -192,7 +186,7 @@ static bool streaming(const struct sensor_state *s)
 	return s->opened && !s->paused;
 }
 
-static void handle_event(int fd, const struct uhid_event *ev, const char *values, struct sensor_state *s)
+static void handle_event(int fd, const struct uhid_event *ev, struct sensor_state *s)
 {
 	struct uhid_event reply = {0};
 	switch (ev->type) {
@@ -215,7 +209,7 @@ static void handle_event(int fd, const struct uhid_event *ev, const char *values
 			reply.u.get_report_reply.size = (uint16_t)feature_report(s, reply.u.get_report_reply.data);
 		} else if (ev->u.get_report.rtype == UHID_INPUT_REPORT) {
 			/* A sysfs raw read: the kernel polls the current sample. */
-			load_values(values, s);
+			sample(s);
 			reply.u.get_report_reply.size = (uint16_t)input_report(s, reply.u.get_report_reply.data);
 		} else {
 			reply.u.get_report_reply.err = EINVAL;
@@ -249,44 +243,41 @@ static void handle_event(int fd, const struct uhid_event *ev, const char *values
 int main(int argc, char **argv)
 {
 	helper_name = "uhid-accel";
-	const char *values = NULL, *name = "tiltscroll test HID sensor hub";
+	close_inherited_descriptors();
+	const char *control = NULL, *name = "tiltscroll test HID sensor hub";
+	double noise_mg = 0;
+	uint64_t seed = 1;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--values") == 0 && i + 1 < argc)
-			values = argv[++i];
+		if (strcmp(argv[i], "--control") == 0 && i + 1 < argc)
+			control = argv[++i];
+		else if (strcmp(argv[i], "--noise-mg") == 0 && i + 1 < argc)
+			noise_mg = parse_double(argv[++i], "--noise-mg");
+		else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+			seed = (uint64_t)parse_long(argv[++i], "--seed");
 		else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
 			name = argv[++i];
 		else if (strcmp(argv[i], "--verbose") == 0)
 			verbose = true;
 		else
-			values = NULL, i = argc;
+			control = NULL, i = argc;
 	}
-	if (!values)
-		die("usage: uhid-accel --values FILE [--name NAME] [--verbose]");
+	if (!control || noise_mg < 0)
+		die("usage: uhid-accel --control DIR [--noise-mg MG] [--seed N] [--name NAME] [--verbose]");
 
-	/* Until the kernel says otherwise: D4 off, no events, 100 ms, upright. */
-	struct sensor_state s = {.reporting_state = 0, .power_state = 5, .interval_ms = 100,
-				 .axes = {0, -100, 0}};
-	load_values(values, &s);
+	/* Until the kernel says otherwise: D4 off, no events, 100 ms. */
+	struct sensor_state s = {.reporting_state = 0, .power_state = 5, .interval_ms = 100};
+	/* 1/100 g per unit, int16 (the descriptor); upright until told. */
+	struct hand_sensor sensor = {.scale = {HAND_G / 100, HAND_G / 100, HAND_G / 100}, .min = -32767, .max = 32767};
+	hand_sensor_set_noise(&sensor, noise_mg);
+	hand_init(&s.hand, &sensor, seed);
+	s.hand.has_target = s.hand.exact = true;
+	s.hand.raw[1] = -100;
+	sample(&s);
+	struct hand_control control_channel;
+	hand_control_open(&control_channel, control);
 
-	/* No SA_RESTART: a signal interrupts ppoll() and the loop sees the flag. */
-	struct sigaction sa = {.sa_handler = on_stop_signal};
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	struct sigaction pause_sa = {.sa_handler = on_pause_signal};
-	sigaction(SIGUSR1, &pause_sa, NULL);
-	sigaction(SIGUSR2, &pause_sa, NULL);
-	/* Delivered only inside ppoll(), so none arrives unseen just before it. */
-	sigset_t handled, unblocked;
-	sigemptyset(&handled);
-	sigaddset(&handled, SIGTERM);
-	sigaddset(&handled, SIGINT);
-	sigaddset(&handled, SIGUSR1);
-	sigaddset(&handled, SIGUSR2);
-	sigprocmask(SIG_BLOCK, &handled, &unblocked);
-	sigdelset(&unblocked, SIGTERM);
-	sigdelset(&unblocked, SIGINT);
-	sigdelset(&unblocked, SIGUSR1);
-	sigdelset(&unblocked, SIGUSR2);
+	sigset_t unblocked;
+	handle_signals_in_ppoll((const int[]){SIGTERM, SIGINT, SIGUSR1, SIGUSR2}, 4, on_signal, &unblocked);
 
 	int fd = open("/dev/uhid", O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -327,7 +318,7 @@ int main(int argc, char **argv)
 		if (streaming(&s)) {
 			double now = monotonic_seconds();
 			if (next_report <= now) {
-				send_input(fd, values, &s);
+				send_input(fd, &s);
 				last_report = monotonic_seconds();
 				if (announce_resume) {
 					announce_resume = false;
@@ -344,19 +335,23 @@ int main(int argc, char **argv)
 		} else {
 			next_report = 0;
 		}
-		struct pollfd pfd = {.fd = fd, .events = POLLIN};
+		struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN}, {.fd = control_channel.cmd, .events = POLLIN}};
 		struct timespec ts = {0, 0};
 		if (timeout > 0) {
 			ts.tv_sec = (time_t)timeout;
 			ts.tv_nsec = (long)((timeout - (double)ts.tv_sec) * 1e9);
 		}
-		int n = ppoll(&pfd, 1, timeout < 0 ? NULL : &ts, &unblocked);
+		int n = ppoll(pfd, 2, timeout < 0 ? NULL : &ts, &unblocked);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			die_errno("poll");
 		}
-		if (n > 0) {
+		/* A new pose: answered now, carried by the next report. */
+		char seq[64];
+		while (pfd[1].revents && hand_control_next(&control_channel, &s.hand, seq, sizeof seq))
+			hand_control_ack(&control_channel, &s.hand, seq);
+		if (pfd[0].revents) {
 			struct uhid_event ev;
 			ssize_t got = read(fd, &ev, sizeof ev);
 			if (got < 0) {
@@ -364,7 +359,7 @@ int main(int argc, char **argv)
 					continue;
 				die_errno("reading /dev/uhid");
 			}
-			handle_event(fd, &ev, values, &s);
+			handle_event(fd, &ev, &s);
 		}
 	}
 

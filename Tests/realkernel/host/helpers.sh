@@ -13,7 +13,7 @@ helpers_build() {
 	for src in "$HARNESS_DIR"/helpers/*.c; do
 		name="$(basename "$src" .c)"
 		out="$HELPERS_DIR/$name"
-		if [ "$out" -nt "$src" ] && [ "$out" -nt "$HARNESS_DIR/helpers/common.h" ]; then
+		if helpers_up_to_date "$out" "$src" "$HARNESS_DIR"/helpers/*.h; then
 			continue
 		fi
 		# shellcheck disable=SC2086 # flags are words from pkg-config
@@ -22,4 +22,14 @@ helpers_build() {
 			die "building helper $name failed"
 	done
 	export HELPERS_DIR
+}
+
+# helpers_up_to_date OUT SOURCE...: OUT is newer than every SOURCE (a helper
+# includes any of the headers, so a change to one rebuilds them all).
+helpers_up_to_date() {
+	local out="$1" src
+	shift
+	for src in "$@"; do
+		[ "$out" -nt "$src" ] || return 1
+	done
 }

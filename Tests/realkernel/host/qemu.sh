@@ -37,7 +37,7 @@ qemu_boot() {
 		-nodefaults -no-reboot -display none -no-user-config \
 		-kernel "$KERNEL_IMAGE" \
 		-initrd "$BUILD_DIR/initramfs.cpio" \
-		-append "console=ttyS0 quiet panic=-1 rdinit=/init" \
+		-append "console=ttyS0 quiet panic=-1 no_timer_check rdinit=/init" \
 		-serial "file:$run_dir/console.log" \
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
 		-virtfs "local,path=$run_dir,mount_tag=out,security_model=none" \

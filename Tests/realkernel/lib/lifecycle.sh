@@ -1,47 +1,95 @@
 # shellcheck shell=bash
-# Lifecycle checks: tablet-mode switches made with helpers/uinput-switch,
-# whether the daemon's device exists, and whether the daemon sleeps.
+# Lifecycle checks: tablet-mode switches made with helpers/uinput-switch and
+# touchscreens made with helpers/uinput-touch, whether the daemon's device
+# exists, and whether the daemon sleeps.
 
-SWITCH_DIR=/run/tiltscroll-test/switches
+FED_DIR=/run/tiltscroll-test/fed
 
-# switch_start NAME STATE: create a tablet-mode switch in STATE (0 laptop,
-# 1 tablet) and wait until its node exists. The helper reads its stdin from
-# a fifo that a "sleep" holds open, and switch_set opens it for each line:
-# the scenario shell never holds the writing end, so no later child (the
-# daemon, evread) inherits it, and switch_stop ends the helper by ending the
-# holder.
-switch_start() {
-	local name="$1" fifo="$SWITCH_DIR/$1"
+# fed_start KIND NAME COMMAND...: start COMMAND, a uinput helper that reads
+# lines on stdin and prints "created NODE" first, and wait until it has.
+# It reads its stdin from a fifo that a "sleep" holds open, and fed_send
+# opens it for each line: the scenario shell never holds the writing end,
+# so no later child (the daemon, evread) inherits it, and fed_stop ends the
+# helper by ending the holder. Its output: $RUN_DIR/KIND-NAME.out, .err.
+fed_start() {
+	local kind="$1" name="$2" fifo="$FED_DIR/$1-$2"
+	shift 2
 	modprobe uinput
 	modprobe evdev
-	mkdir -p "$SWITCH_DIR"
+	mkdir -p "$FED_DIR"
 	rm -f "$fifo"
 	mkfifo "$fifo"
-	"$HELPERS_DIR/uinput-switch" --name "tiltscroll test switch $name" --state "$2" \
-		<"$fifo" >"$RUN_DIR/switch-$name.out" 2>>"$RUN_DIR/switch-$name.err" &
+	"$@" <"$fifo" >"$RUN_DIR/$kind-$name.out" 2>>"$RUN_DIR/$kind-$name.err" &
 	echo $! >"$fifo.pid"
 	# A pipe nobody reads keeps sleep's stdout from our own.
 	sleep 3600 >"$fifo" &
 	echo $! >"$fifo.holder"
-	diag_file "$RUN_DIR/switch-$name.err"
-	wait_until 10 "the switch $name" grep -q '^created ' "$RUN_DIR/switch-$name.out"
-	log "switch $name: $(awk '{ print $2 }' "$RUN_DIR/switch-$name.out"), state $2"
+	diag_file "$RUN_DIR/$kind-$name.err"
+	wait_until 10 "the $kind $name" grep -q '^created ' "$RUN_DIR/$kind-$name.out"
+}
+
+# fed_send KIND NAME LINE: one line to the helper.
+fed_send() {
+	echo "$3" >"$FED_DIR/$1-$2" || fail "cannot write to the $1 $2"
+}
+
+# fed_stop KIND NAME: end the holder: the helper sees end of input, destroys
+# its device and exits 0.
+fed_stop() {
+	local fifo="$FED_DIR/$1-$2" helper
+	helper="$(cat "$fifo.pid")"
+	kill "$(cat "$fifo.holder")"
+	wait_exit "$helper" 10
+	[ "$EXIT_STATUS" = 0 ] || fail "the $1 $2: exit status $EXIT_STATUS"
+	rm -f "$fifo" "$fifo.pid" "$fifo.holder"
+}
+
+# fed_node KIND NAME: the helper's device node.
+fed_node() {
+	awk '$1 == "created" { print $2; exit }' "$RUN_DIR/$1-$2.out"
+}
+
+# switch_start NAME STATE: create a tablet-mode switch in STATE (0 laptop,
+# 1 tablet) and wait until its node exists.
+switch_start() {
+	fed_start switch "$1" "$HELPERS_DIR/uinput-switch" --name "tiltscroll test switch $1" --state "$2"
+	log "switch $1: $(fed_node switch "$1"), state $2"
 }
 
 # switch_set NAME STATE: flip the switch.
 switch_set() {
-	echo "$2" >"$SWITCH_DIR/$1" || fail "cannot write to the switch $1"
+	fed_send switch "$1" "$2"
 }
 
-# switch_stop NAME: end the holder: the helper sees end of input, destroys
-# its device and exits 0.
+# switch_stop NAME: remove the switch.
 switch_stop() {
-	local fifo="$SWITCH_DIR/$1" helper
-	helper="$(cat "$fifo.pid")"
-	kill "$(cat "$fifo.holder")"
-	wait_exit "$helper" 10
-	[ "$EXIT_STATUS" = 0 ] || fail "uinput-switch $1: exit status $EXIT_STATUS"
-	rm -f "$fifo" "$fifo.pid" "$fifo.holder"
+	fed_stop switch "$1"
+}
+
+# touch_start NAME: create a touchscreen (helpers/uinput-touch), no finger on it.
+touch_start() {
+	fed_start touch "$1" "$HELPERS_DIR/uinput-touch" --name "tiltscroll test touchscreen $1"
+	log "touchscreen $1: $(fed_node touch "$1")"
+}
+
+# touch_send NAME down X Y | move X Y | up: one touch frame; prints the time
+# the helper sent it (CLOCK_MONOTONIC, as evread's frames).
+touch_send() {
+	local name="$1" out="$RUN_DIR/touch-$1.out" before
+	shift
+	before="$(grep -c '^sent ' "$out" || true)"
+	fed_send touch "$name" "$*"
+	wait_until 5 "the touchscreen $name to send '$*'" touch_sent_more "$out" "$before"
+	awk '$1 == "sent" { t = $3 } END { print t }' "$out"
+}
+
+touch_sent_more() {
+	[ "$(grep -c '^sent ' "$1" || true)" -gt "$2" ]
+}
+
+# touch_stop NAME: remove the touchscreen.
+touch_stop() {
+	fed_stop touch "$1"
 }
 
 # device_exists: the daemon's "tiltscroll" device exists right now.

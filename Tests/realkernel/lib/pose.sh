@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Poses: the physical attitude of the display, turned into sensor readings.
+# Poses: the physical attitude of the display, presented to a sensor the
+# way a hand (or a table) presents it.
 #
 # Display frame as in the kernel's mount-matrix ABI and iio-sensor-proxy:
 # upright reads (0, -g, 0), lying face up (0, 0, -g), left edge up (+g, 0, 0).
@@ -11,9 +12,42 @@
 # by ";", as the hwdb writes it). The sensor must then read M^-1 g so that
 # M * reading is the display-frame gravity; mount matrices are orthonormal,
 # so M^-1 is M transposed.
+#
+# Each sensor has a hand: a helper that keeps presenting the last pose set,
+# sample after sample, held one of three ways (helpers/hand.h has the model
+# and its sources):
+#   hand   held in a hand (the default): postural sway below 1 Hz (at most
+#          1 degree in pitch, 0.75 in roll), physiological tremor of 0.05-0.2
+#          degrees at 8-12 Hz, and the sensor's noise;
+#   table  lying still: the sensor's noise only (POSE_NOISE_MG, a few mg
+#          rms: about 1.5 LSB on kxcjk-1013, mostly hidden by the 10 mg steps
+#          of the HID sensor hub);
+#   fixed  the exact raw values of the pose, nothing else (for checks that
+#          compare register values).
+# Together at most 1.2 degrees off the pose in pitch: a hand held "still"
+# stays well inside the daemon's 4 degree dead zone.
+#
+# A stub chip's hand is helpers/hand (started by the first set_pose, POSE_RATE
+# samples a second into the registers), the HID sensor hub's is
+# helpers/uhid-accel itself (hid_start; each report is a sample). Both take
+# commands on a FIFO and answer each one on another (hand.h): set_pose
+# returns once the pose is in force (a stub's registers hold it; the HID
+# sensor's next report carries it, within one report interval), and talks to
+# them with shell builtins only, no process per pose.
 
 POSE_MATRIX="1, 0, 0; 0, 1, 0; 0, 0, 1"
-declare -A POSE_CAL
+# How poses are held unless pose_hold said otherwise for the device.
+POSE_HOLD=hand
+# Sensor noise, mg rms: "a few mg" for a device on a table (the notes); a
+# device's own figure in POSE_NOISE_MG_OF[DEVICE].
+POSE_NOISE_MG=3
+# Seeds the motion and the noise: the same seed, the same hand.
+POSE_SEED=1
+# Samples a second a stub chip's hand stores (the daemon's default SampleRate).
+POSE_RATE=50
+POSE_HANDS_DIR=/run/tiltscroll-test/hands
+declare -A POSE_CAL POSE_HOLD_OF POSE_NOISE_MG_OF
+POSE_SENT=0
 
 # pose_load_calibration DEVICE: remember the scale and offset of each axis
 # in POSE_CAL[DEVICE] as "sx sy sz ox oy oz" (read once: a device that is
@@ -34,92 +68,138 @@ pose_load_calibration() {
 	POSE_CAL[$device]="${s# }$o"
 }
 
-# The pose arithmetic, as awk functions shared by pose_raw and
-# pose_timeline: pose_setup(CAL, MATRIX) once, then pose_raw(PITCH, ROLL)
-# returns "x y z".
-# shellcheck disable=SC2016 # awk code, not shell expansions
-POSE_AWK='
-function pose_setup(cal, m,    rows, c, i, j) {
-	G = 9.80665; RAD = atan2(0, -1) / 180
-	gsub(/[ \t]/, "", m)
-	if (split(m, rows, ";") != 3) { print "bad POSE_MATRIX" > "/dev/stderr"; exit 1 }
-	for (i = 0; i < 3; i++) {
-		if (split(rows[i + 1], c, ",") != 3) { print "bad POSE_MATRIX" > "/dev/stderr"; exit 1 }
-		for (j = 0; j < 3; j++) M[i, j] = c[j + 1]
-	}
-	split(cal, K, " ")
-}
-function pose_raw(p, r,    d, i, j, s, raw, out) {
-	# Display-frame gravity for the pose, in g.
-	d[0] = sin(r * RAD)
-	d[1] = -cos(r * RAD) * cos(p * RAD)
-	d[2] = -cos(r * RAD) * sin(p * RAD)
-	out = ""
-	for (j = 0; j < 3; j++) {
-		# The sensor reads M^T * d; value = (raw + offset) * scale.
-		s = 0
-		for (i = 0; i < 3; i++) s += M[i, j] * d[i]
-		raw = s * G / K[j + 1] - K[j + 4]
-		raw = raw < 0 ? -int(-raw + 0.5) : int(raw + 0.5)
-		out = out (j ? " " : "") raw
-	}
-	return out
-}'
-
-# pose_raw DEVICE PITCH ROLL: the raw readings "x y z" for that pose
-# (after pose_load_calibration DEVICE).
-pose_raw() {
-	awk -v p="$2" -v r="$3" -v cal="${POSE_CAL[$1]}" -v m="$POSE_MATRIX" \
-		"$POSE_AWK"' BEGIN { pose_setup(cal, m); print pose_raw(p, r) }'
+# pose_seed DEVICE: POSE_SEED mixed with the device's name (POSE_SEED_OUT),
+# so two sensors of one scenario do not move in step.
+pose_seed() {
+	local i c
+	POSE_SEED_OUT="$POSE_SEED"
+	for ((i = 0; i < ${#1}; i++)); do
+		printf -v c '%d' "'${1:i:1}"
+		POSE_SEED_OUT=$(((POSE_SEED_OUT * 31 + c) % 2147483647))
+	done
 }
 
-# set_pose DEVICE PITCH [ROLL]: make DEVICE (a stub driver name, or hid for
-# the uhid sensor hub) read the pose. Prints nothing; POSE_LAST_RAW holds
-# the raw values written.
-set_pose() {
-	local device="$1" pitch="$2" roll="${3:-0}" x y z
+# pose_noise_mg DEVICE: the noise figure the device's hand is started with.
+pose_noise_mg() {
+	echo "${POSE_NOISE_MG_OF[$1]:-$POSE_NOISE_MG}"
+}
+
+# pose_hand_log DEVICE: where the device's hand writes its messages.
+pose_hand_log() {
+	echo "${RUN_DIR:-$POSE_HANDS_DIR}/hand-$1.err"
+}
+
+# pose_hand_start DEVICE: start the hand of a stub chip (after stub_add,
+# which gives the scale) and wait until it takes commands.
+pose_hand_start() {
+	local device="$1" dir="$POSE_HANDS_DIR/$1" cal log
 	pose_load_calibration "$device"
-	read -r x y z < <(pose_raw "$device" "$pitch" "$roll")
-	[ -n "$z" ] || fail "set_pose: cannot compute the pose $pitch $roll"
-	POSE_LAST_RAW="$x $y $z"
-	if [ "$device" = hid ]; then
-		hid_write_values "$POSE_LAST_RAW"
-	else
-		stub_write_sample "$device" "$x" "$y" "$z"
+	read -ra cal <<<"${POSE_CAL[$device]}"
+	driver_info "$device"
+	pose_seed "$device"
+	mkdir -p "$dir"
+	log="$(pose_hand_log "$device")"
+	"$HELPERS_DIR/hand" stream --control "$dir" \
+		--i2c "$STUB_BUS" "$DRV_ADDR" "$DRV_DATA" "$DRV_ENDIAN" "$DRV_SHIFT" "$DRV_BITS" "$DRV_READS" \
+		--scale "${cal[@]:0:3}" --offset "${cal[@]:3:3}" --noise-mg "$(pose_noise_mg "$device")" \
+		--rate "$POSE_RATE" --seed "$POSE_SEED_OUT" </dev/null >"$dir/out" 2>"$log" &
+	echo $! >"$dir/pid"
+	diag_file "$log"
+	wait_until 10 "the hand of $device to take commands" grep -q '^ready' "$dir/out"
+}
+
+# pose_send DEVICE WORDS...: one command to the device's hand (hand.h);
+# POSE_ANSWER is its answer (for pose and hold: the raw values "x y z" of
+# the pose without motion or noise). Fails when the hand is not running or
+# does not answer within 5 s.
+pose_send() {
+	local device="$1" dir="$POSE_HANDS_DIR/$1" seq answer=""
+	shift
+	[ -p "$dir/cmd" ] || fail "pose: $device has no hand (a stub chip gets one with set_pose, the HID sensor with hid_start)"
+	# Unique across subshells too: an answer left by another is skipped.
+	POSE_SENT=$((POSE_SENT + 1))
+	seq="$BASHPID.$POSE_SENT"
+	# Both FIFOs opened read-write: open() never waits for the other side.
+	printf '%s %s\n' "$seq" "$*" 1<>"$dir/cmd"
+	until [ "${answer%% *}" = "$seq" ]; do
+		read -r -t 5 answer <>"$dir/ack" ||
+			fail "pose: the hand of $device did not answer '$*' within 5 s (see $(pose_hand_log "$device"))"
+	done
+	POSE_ANSWER="${answer#* }"
+	case "$POSE_ANSWER" in
+	error*) fail "pose: the hand of $device refused '$*': $POSE_ANSWER" ;;
+	esac
+}
+
+# set_pose DEVICE PITCH [ROLL]: DEVICE (a stub driver name, or hid for the
+# uhid sensor hub) presents the pose from now on, held as pose_hold says.
+# Prints nothing; POSE_LAST_RAW holds the raw values of the pose itself
+# (without motion or noise: what a fixed hold stores).
+set_pose() {
+	local device="$1" pitch="$2" roll="${3:-0}"
+	if [ "$device" != hid ] && [ ! -p "$POSE_HANDS_DIR/$device/cmd" ]; then
+		pose_hand_start "$device"
 	fi
+	# shellcheck disable=SC2086 # the matrix as nine words
+	pose_send "$device" pose "${POSE_HOLD_OF[$device]:-$POSE_HOLD}" "$pitch" "$roll" ${POSE_MATRIX//[,;]/ }
+	# shellcheck disable=SC2034 # for the caller
+	POSE_LAST_RAW="$POSE_ANSWER"
+}
+
+# pose_hold DEVICE hand|table|fixed: how DEVICE holds its poses from now
+# on, at once for the pose it presents (no jump: the same pose, without the
+# motion or the noise it no longer has).
+pose_hold() {
+	case "$2" in
+	hand | table | fixed) ;;
+	*) fail "pose_hold: hand, table or fixed, not '$2'" ;;
+	esac
+	POSE_HOLD_OF[$1]="$2"
+	if [ -p "$POSE_HANDS_DIR/$1/cmd" ]; then
+		pose_send "$1" hold "$2"
+	fi
+}
+
+# put_down DEVICE: the hand lets go; the device lies still at the pose.
+put_down() {
+	pose_hold "$1" table
+}
+
+# pick_up DEVICE PITCH [ROLL]: a hand takes the device up again, at PITCH.
+pick_up() {
+	POSE_HOLD_OF[$1]=hand
+	set_pose "$@"
 }
 
 # pose_timeline DEVICE KEYFRAMES STEP: "MICROSECONDS X Y Z" raw readings
 # every STEP seconds, the pitch interpolated linearly between KEYFRAMES
-# ("t:pitch t:pitch ...", times ascending) plus a slight hand tremor (two
-# sines, 0.3 degrees at most, deterministic so recordings repeat).
+# ("t:pitch t:pitch ...", times ascending) plus a slight tremor of its own
+# (two sines, 0.3 degrees at most, deterministic so recordings repeat; see
+# helpers/hand.c).
 pose_timeline() {
+	local cal
 	pose_load_calibration "$1"
-	awk -v keys="$2" -v step="$3" -v cal="${POSE_CAL[$1]}" -v m="$POSE_MATRIX" "$POSE_AWK"' BEGIN {
-		pose_setup(cal, m)
-		n = split(keys, k, " ")
-		for (i = 1; i <= n; i++) { split(k[i], kv, ":"); T[i] = kv[1]; P[i] = kv[2] }
-		pi = atan2(0, -1)
-		for (t = 0; t <= T[n] + 1e-9; t += step) {
-			i = 1
-			while (i < n && T[i + 1] < t) i++
-			p = (i < n) ? P[i] + (P[i + 1] - P[i]) * (t - T[i]) / (T[i + 1] - T[i]) : P[n]
-			if (t < T[1]) p = P[1]
-			p += 0.2 * sin(2 * pi * 7.7 * t) + 0.1 * sin(2 * pi * 2.9 * t + 1)
-			printf "%d %s\n", t * 1000000 + 0.5, pose_raw(p, 0)
-		}
-	}'
+	read -ra cal <<<"${POSE_CAL[$1]}"
+	# shellcheck disable=SC2086 # the matrix as nine words
+	"$HELPERS_DIR/hand" timeline --scale "${cal[@]:0:3}" --offset "${cal[@]:3:3}" \
+		--matrix ${POSE_MATRIX//[,;]/ } --keys "$2" --step "$3"
 }
 
 # pose_sweep DEVICE KEYFRAMES: move DEVICE through the keyframes in real
-# time. A stub chip gets a new sample every 20 ms from helpers/stub-sample;
-# the HID sensor every 50 ms or as often as the shell manages (its reports
-# have 1/100 g steps anyway). Late steps are skipped: the timeline keeps its
-# length.
+# time, with the sweep's own tremor: the device's hand holds fixed from now
+# on, so nothing else moves it. A stub chip gets a new sample every 20 ms
+# (helpers/hand play); the HID sensor every 50 ms or as often as the shell
+# manages (its reports have 1/100 g steps anyway). Late steps are skipped:
+# the timeline keeps its length.
 pose_sweep() {
 	local device="$1" start us x y z delay sleeper
+	pose_hold "$device" fixed
 	if [ "$device" != hid ]; then
-		pose_timeline "$device" "$2" 0.02 | stub_play_timeline "$device" 2>>"$RUN_DIR/sweep.log"
+		driver_info "$device"
+		pose_timeline "$device" "$2" 0.02 |
+			"$HELPERS_DIR/hand" play --i2c "$STUB_BUS" "$DRV_ADDR" "$DRV_DATA" "$DRV_ENDIAN" \
+				"$DRV_SHIFT" "$DRV_BITS" "$DRV_READS" 2>>"$RUN_DIR/sweep.log" ||
+			fail "playing a sweep on the $device chip"
 		return 0
 	fi
 	# read -t on a pipe nobody writes to: a sleep without starting a process.
@@ -133,7 +213,7 @@ pose_sweep() {
 		if [ "$delay" -gt 0 ]; then
 			read -r -t "$((delay / 1000000)).$(printf '%06d' $((delay % 1000000)))" -u "$sleeper" _ || true
 		fi
-		hid_write_values "$x $y $z"
+		pose_send hid raw "$x" "$y" "$z"
 	done < <(pose_timeline hid "$2" 0.05)
 	exec {sleeper}<&-
 }

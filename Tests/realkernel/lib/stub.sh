@@ -3,9 +3,10 @@
 #
 # i2c-stub keeps one 16-bit word per register: byte reads see its low byte,
 # word reads the whole word, I2C block reads the low bytes of consecutive
-# registers. Drivers differ in which they use, so helpers/stub-sample writes
-# every sample both ways. busybox's i2c tools take bare numbers as hex, so
-# every number passed to them is written 0x...
+# registers. Drivers differ in which they use, so helpers/hand writes every
+# sample both ways (the pose library, lib/pose.sh, drives it). busybox's i2c
+# tools take bare numbers as hex, so every number passed to them is written
+# 0x...
 
 # driver_info DRIVER: set the DRV_* variables describing one driver.
 #   DRV_MODULE   kernel module         DRV_DEVICE  name for new_device
@@ -14,33 +15,36 @@
 #   DRV_DATA     first data register   DRV_ENDIAN  le or be
 #   DRV_SHIFT    bits the sample is shifted left in its 16-bit register
 #   DRV_BITS     bits of the sample
+#   DRV_READS    how the driver reads a sample: word (SMBus word reads) or
+#                block (I2C block reads, regmap bulk reads)
+# shellcheck disable=SC2034 # the layout is read by lib/pose.sh
 driver_info() {
 	DRV_ID=""
 	case "$1" in
 	kxcjk)
 		# Shared in_accel_scale, in_accel_mount_matrix; the chip of many Intel 2-in-1s.
 		DRV_MODULE=kxcjk-1013 DRV_DEVICE=kxcj91008 DRV_ADDR=0x0f DRV_IIO=kxcj91008
-		DRV_DATA=0x06 DRV_ENDIAN=le DRV_SHIFT=4 DRV_BITS=12
+		DRV_DATA=0x06 DRV_ENDIAN=le DRV_SHIFT=4 DRV_BITS=12 DRV_READS=word
 		;;
 	lis3dh)
 		# Per-axis scale, mount_matrix, sampling_frequency defaulting to 1 Hz.
 		# st_sensors sets bit 7 of the register address for its reads.
 		DRV_MODULE=st_accel_i2c DRV_DEVICE=lis3dh DRV_ADDR=0x18 DRV_IIO=lis3dh
-		DRV_ID="0x8f 0x33" DRV_DATA=0xa8 DRV_ENDIAN=le DRV_SHIFT=4 DRV_BITS=12
+		DRV_ID="0x8f 0x33" DRV_DATA=0xa8 DRV_ENDIAN=le DRV_SHIFT=4 DRV_BITS=12 DRV_READS=block
 		;;
 	da280)
 		# 14-bit, sysfs only: no buffer, no sampling frequency.
 		DRV_MODULE=da280 DRV_DEVICE=da280 DRV_ADDR=0x27 DRV_IIO=da280
-		DRV_ID="0x01 0x13" DRV_DATA=0x02 DRV_ENDIAN=le DRV_SHIFT=2 DRV_BITS=14
+		DRV_ID="0x01 0x13" DRV_DATA=0x02 DRV_ENDIAN=le DRV_SHIFT=2 DRV_BITS=14 DRV_READS=word
 		;;
 	bmc150)
 		DRV_MODULE=bmc150-accel-i2c DRV_DEVICE=bmc150_accel DRV_ADDR=0x10 DRV_IIO=bmc150_accel
-		DRV_ID="0x00 0xfa" DRV_DATA=0x02 DRV_ENDIAN=le DRV_SHIFT=4 DRV_BITS=12
+		DRV_ID="0x00 0xfa" DRV_DATA=0x02 DRV_ENDIAN=le DRV_SHIFT=4 DRV_BITS=12 DRV_READS=block
 		;;
 	mxc4005)
 		# Big-endian registers, no mount matrix, no sampling frequency.
 		DRV_MODULE=mxc4005 DRV_DEVICE=mxc4005 DRV_ADDR=0x15 DRV_IIO=mxc4005
-		DRV_DATA=0x03 DRV_ENDIAN=be DRV_SHIFT=4 DRV_BITS=12
+		DRV_DATA=0x03 DRV_ENDIAN=be DRV_SHIFT=4 DRV_BITS=12 DRV_READS=block
 		;;
 	*)
 		fail "unknown stub driver '$1' (kxcjk lis3dh da280 bmc150 mxc4005)"
@@ -103,21 +107,4 @@ stub_remove() {
 stub_client() {
 	driver_info "$1"
 	printf '%s-%04x\n' "$STUB_BUS" "$DRV_ADDR"
-}
-
-# stub_write_sample DRIVER RAW_X RAW_Y RAW_Z: store a sample in the chip's
-# data registers, in the driver's layout, so that every read style of the
-# driver sees it (helpers/stub-sample).
-stub_write_sample() {
-	driver_info "$1"
-	"$HELPERS_DIR/stub-sample" "$STUB_BUS" "$DRV_ADDR" "$DRV_DATA" "$DRV_ENDIAN" "$DRV_SHIFT" \
-		"$DRV_BITS" "$2" "$3" "$4" || fail "writing a sample to the $1 chip"
-}
-
-# stub_play_timeline DRIVER: store the "MICROSECONDS X Y Z" samples on stdin,
-# each at its time.
-stub_play_timeline() {
-	driver_info "$1"
-	"$HELPERS_DIR/stub-sample" "$STUB_BUS" "$DRV_ADDR" "$DRV_DATA" "$DRV_ENDIAN" "$DRV_SHIFT" \
-		"$DRV_BITS" --timeline || fail "playing a timeline on the $1 chip"
 }

@@ -1,31 +1,26 @@
 # shellcheck shell=bash
-# The HID sensor hub accelerometer, played by helpers/uhid-accel.
+# The HID sensor hub accelerometer, played by helpers/uhid-accel, which is
+# also its hand (lib/pose.sh: set_pose hid PITCH [ROLL]).
 
-HID_VALUES=/run/tiltscroll-test/hid-values
 HID_PID_FILE=/run/tiltscroll-test/uhid-accel.pid
 
 # hid_start: load the sensor hub drivers first (with no udevd nothing would
 # autoload them, and hid-generic must not get the device), start uhid-accel
-# and print the IIO directory of its accel_3d device.
+# and print the IIO directory of its accel_3d device. It reports upright,
+# exactly, until the first set_pose.
 hid_start() {
-	mkdir -p "$(dirname "$HID_VALUES")"
-	[ -e "$HID_VALUES" ] || echo "0 -100 0" >"$HID_VALUES"
-	local m
+	local m dir="$POSE_HANDS_DIR/hid"
 	for m in uhid hid-sensor-hub hid-sensor-accel-3d; do
 		modprobe "$m" || fail "modprobe $m failed"
 	done
-	"$HELPERS_DIR/uhid-accel" --verbose --values "$HID_VALUES" >"$RUN_DIR/uhid-accel.out" 2>"$RUN_DIR/uhid-accel.err" &
+	mkdir -p "$dir" "$(dirname "$HID_PID_FILE")"
+	pose_seed hid
+	"$HELPERS_DIR/uhid-accel" --verbose --control "$dir" --noise-mg "$(pose_noise_mg hid)" \
+		--seed "$POSE_SEED_OUT" >"$RUN_DIR/uhid-accel.out" 2>"$RUN_DIR/uhid-accel.err" &
 	# A file, not a variable: hid_start often runs inside $(...).
 	echo $! >"$HID_PID_FILE"
 	diag_file "$RUN_DIR/uhid-accel.err"
 	iio_wait accel_3d 15
-}
-
-# hid_write_values "X Y Z": what the sensor reports from now on (1/100 g).
-# Renamed into place so uhid-accel never reads half a line.
-hid_write_values() {
-	echo "$1" >"$HID_VALUES.new"
-	mv "$HID_VALUES.new" "$HID_VALUES"
 }
 
 # hid_signal SIGNAL WORD: signal uhid-accel and print the time on the next

@@ -1,0 +1,15 @@
+// CIIO: the C headers tiltscrolld imports for the kernel's IIO devices, udev
+// hotplug and signals. There are no functions of our own: Swift calls
+// libudev directly (Sources/tiltscrolld/Udev). A shim belongs here only where
+// Swift cannot call the C as it stands (macros, variadic or inline functions,
+// struct layouts), with why and when it could go.
+
+// libudev: enumeration, device properties and the hotplug monitor. Its one
+// macro, udev_list_entry_foreach, is a loop over udev_list_entry_get_next,
+// written as such in Swift.
+#include <libudev.h>
+
+// signalfd(2) and struct signalfd_siginfo, for the event loop's signals.
+// Why here: Glibc's Swift module does not export <sys/signalfd.h>. It can go
+// once Glibc's module map lists it.
+#include <sys/signalfd.h>

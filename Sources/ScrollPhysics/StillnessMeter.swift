@@ -1,0 +1,467 @@
+/// Tells a device lying on something from one in a hand, by what the sensor
+/// shows, with thresholds taken from the sensor's own noise.
+///
+/// A hand never holds a pose as steadily as a table: postural sway moves the
+/// pose by tenths of a degree to a degree or so below 1 Hz; tremor (8-12 Hz)
+/// adds hundredths to tenths. A table shows only the sensor's noise, which
+/// differs per part (a few mg rms, field notes): a fixed threshold would be
+/// too tight for a noisy part and too loose for a quiet one. So the meter
+/// compares two measurements of the same samples, of the pose as two angles
+/// (the pitch in radians, continuous, and the sine of the roll: for small
+/// angles both move by (noise in m/s^2) / g per sample):
+///
+/// - the noise, from successive differences (the mean square successive
+///   difference, von Neumann 1941): white noise of variance s^2 gives each
+///   difference 2 s^2, while a slow movement (sway, a slow tilt) barely
+///   changes from one sample to the next; so the noise is learnt from the
+///   data of every window, hand-held or not, at any rate;
+/// - the slow movement, from the scatter of the means of 0.35 s blocks about
+///   their common mean: white noise gives each block mean s^2 / n per angle,
+///   so Q = sum(n_k |m_k - M|^2) has the expectation 2 (k - 1) s^2 for k
+///   blocks, and anything the pose really does adds to it.
+///
+/// Their ratio R = Q / (2 (k - 1) s^2) is about 1 on a table for every part
+/// and rate, and grows with the sway in a hand. Still also needs the
+/// magnitude's block means to stay within 0.025 g rms of their mean (half of
+/// what counts as jostled, `JostleMeter.onG`, and several times any part's
+/// noise): tilting keeps the magnitude at 1 g, so this costs a hand nothing,
+/// and the ringing of a keyboard dock's keys is gone from a 0.35 s mean, but
+/// a walk sampled slowly (10 Hz against a 2 Hz bounce) has successive
+/// differences as large as noise would and must not pass for a table. And s^2
+/// is taken at most 4 times the noise floor, the quietest long window seen
+/// (rising by e every 5 minutes, so that it follows a new part or a warmer
+/// one): a walk's bounce and wobble, fast against a slow sampling, would
+/// otherwise pass for noise. "Still" is R <= 3: a table fails that by chance
+/// in under 1 % of windows (Q / s^2 is then a chi-square variable with
+/// 2 (k - 1) degrees of freedom; the next window is judged a block later),
+/// and noise that is not quite white (a part's low-pass filter) still passes.
+///
+/// How long a window must be depends on the sensor: over 1.4-1.6 s a hand
+/// with 0.3 degrees rms of sway gives R below 3 in a few percent of windows
+/// on a 3 mg part and in half of them on a 6 mg part or a hub that reports
+/// hundredths of a g; over 5.6-6.4 s in well under 1 % at 50 Hz (measured on
+/// the synthetic hand of `Hand`). So the meter keeps two sliding windows of
+/// four blocks, `shortSeconds` of 0.35 s blocks and `longSeconds` of 1.4 s
+/// blocks, and `IntentGuard` takes the short one only right after the device
+/// was carried (a put-down lowers it onto the table), the long one otherwise.
+/// Scrolling then stops within 0.35 + 1.4 s (a block with the touchdown,
+/// four still ones) and a frame of a put-down: the promise is 2 s. A window
+/// with fewer than three readings a block is not judged at all (below about
+/// 9 Hz for the short one, 2 Hz for the long one): so few samples tell sway
+/// from noise no better than chance.
+///
+/// s^2 never counts below the sensor's quantization, (resolution / g)^2 / 12
+/// (when the daemon passes the resolution): a coarse part that reads the
+/// same counts over and over has no measurable noise, and one count of
+/// change is then the smallest movement it can show. A reading repeated
+/// exactly is no new sample for the noise (a polling loop faster than the
+/// part's rate reads the same register twice): it counts in the means but
+/// not in the differences nor in a block's weight, its number of distinct
+/// readings (at least one: a block of repeats still shows where the pose
+/// is). A part that reads the same counts for a whole window is still.
+///
+/// Resting, the device has moved when one sample leaves the rest pose by
+/// more than sqrt(40) s (chi-square with 2 degrees of freedom: by chance once
+/// in 10^9 samples), or a block mean by more than 5 s / sqrt(n) (once in
+/// 10^5 blocks).
+struct StillnessMeter: Equatable, Sendable {
+    static let blockSeconds = 0.35
+    /// The windows: `BlockWindow.capacity` blocks of about `blockSeconds`
+    /// (so about `shortSeconds`), and as many of `longBlockSeconds`.
+    static let shortSeconds = 1.4
+    static let longBlockSeconds = 1.4
+    static let longSeconds = 5.6
+    /// The largest ratio of slow movement to noise that is still.
+    static let stillRatio = 3.0
+    /// The fewest readings per block, on average, for a window to be judged.
+    static let samplesPerBlock = 3
+    /// Departure thresholds in units of the noise variance.
+    static let sampleDepartureVariances = 40.0
+    static let blockDepartureVariances = 25.0
+    /// The noise variance a window is judged by is at most this many times the floor.
+    static let floorFactor = 4.0
+    /// The floor rises by e over this many seconds unless a quieter window comes.
+    static let floorRiseSeconds = 300.0
+    /// (0.025 g)^2: more variance of the magnitude's block means than this is being carried.
+    static let carriedVariance = 0.025 * 0.025
+
+    /// (resolution / g)^2 / 12 per angle; `unknownResolutionVariance` when
+    /// the resolution is unknown.
+    var quantizationVariance = StillnessMeter.unknownResolutionVariance
+    /// The floor with no resolution known: (0.1 mrad)^2, a tenth of the noise of
+    /// a 1 mg part, so that data with no noise at all (a synthetic trace, a
+    /// register written by hand) still has a scale to be judged on.
+    static let unknownResolutionVariance = 1e-8
+    /// The smallest noise variance per angle of a full long window;
+    /// +infinity until measured. In g^2 too, for a magnitude: noise of s m/s^2
+    /// moves both angles and the magnitude by s / g.
+    private(set) var noiseFloor = Double.infinity
+
+    /// The reference the sums are taken from (the first sample since the
+    /// meter last forgot), so that they stay small and exact.
+    private var origin = Angles()
+    private var previous = Angles()
+    private var hasPrevious = false
+    /// The 0.35 s block being filled and the 1.4 s one it goes into.
+    private var block = BlockSums()
+    private var longBlock = BlockSums()
+    private var short = BlockWindow()
+    private var long = BlockWindow()
+
+    /// Where the device rests (mean of the still window) and the noise
+    /// variance measured there; nil while not resting.
+    private(set) var rest: Rest?
+
+    /// A pose as the meter sees it: pitch in radians (continuous), sine of the roll.
+    struct Angles: Equatable, Sendable {
+        var pitch = 0.0
+        var sinRoll = 0.0
+    }
+
+    struct Rest: Equatable, Sendable {
+        var pose: Angles
+        var variance: Double
+    }
+
+    /// A still window: when it began, its mean and its noise variance.
+    struct Still: Equatable, Sendable {
+        var since: Double
+        var pose: Angles
+        var variance: Double
+    }
+
+    /// What the windows say after a block.
+    struct Verdict: Equatable, Sendable {
+        var shortStill: Still?
+        /// Judged only when a long block closes; nil otherwise.
+        var longStill: Still?
+        /// Resting, the block left the rest pose.
+        var departed = false
+    }
+
+    init() {}
+
+    /// The noise variance per angle over the short window (not below the
+    /// quantization); nil before two different samples.
+    var noiseVariance: Double? { short.totals.noiseVariance(floor: quantizationVariance) }
+
+    /// One accepted sample: the pitch in radians (continuous) and the sine of
+    /// the roll. A repeat of the previous one adds nothing.
+    @inline(__always)
+    mutating func add(pitch: Double, sinRoll: Double) {
+        guard hasPrevious else {
+            origin = Angles(pitch: pitch, sinRoll: sinRoll)
+            previous = origin
+            hasPrevious = true
+            block = BlockSums()
+            block.count = 1
+            block.holdsOrigin = true
+            return
+        }
+        block.count += 1
+        block.pitch += pitch
+        block.sinRoll += sinRoll
+        let dp = pitch - previous.pitch
+        let ds = sinRoll - previous.sinRoll
+        if dp == 0, ds == 0 { return }
+        block.differences += dp * dp + ds * ds
+        block.pairs += 1
+        previous = Angles(pitch: pitch, sinRoll: sinRoll)
+    }
+
+    /// Whether a sample, resting, is off the rest pose by more than noise allows.
+    @inline(__always)
+    func departs(pitch: Double, sinRoll: Double) -> Bool {
+        guard let rest else { return false }
+        let dp = pitch - rest.pose.pitch
+        let ds = sinRoll - rest.pose.sinRoll
+        return dp * dp + ds * ds > Self.sampleDepartureVariances * rest.variance
+    }
+
+    /// Closes the 0.35 s block that began at `start`, at `time`, and judges
+    /// the windows (`judgeShort`, `judgeLong`: whether to judge each at all);
+    /// `magnitude` holds the block's magnitudes (`JostleMeter.deviation`).
+    mutating func closeBlock(
+        started start: Double, at time: Double, magnitude: Moments, judgeShort: Bool, judgeLong: Bool
+    ) -> Verdict {
+        var verdict = Verdict()
+        guard hasPrevious else { return verdict }
+        var closed = block
+        block = BlockSums()
+        // Absolute sums while filling (the origin's own sample left out);
+        // relative to the origin from here on, which keeps them exact.
+        let n = Double(closed.count)
+        let summed = closed.holdsOrigin ? n - 1 : n
+        closed.pitch -= summed * origin.pitch
+        closed.sinRoll -= summed * origin.sinRoll
+        closed.distinct = closed.pairs + (closed.holdsOrigin ? 1 : 0)
+        closed.begin = start
+        closed.end = time
+        closed.magnitudes = magnitude
+        if let rest, closed.count > 0 {
+            let dp = origin.pitch + closed.pitch / n - rest.pose.pitch
+            let ds = origin.sinRoll + closed.sinRoll / n - rest.pose.sinRoll
+            verdict.departed = dp * dp + ds * ds > Self.blockDepartureVariances * rest.variance / n
+        }
+        short.push(closed)
+        let full = short.isFull
+        // The floor from the long window: four times the pairs of the short
+        // one, so that its minimum over many windows is not biased low (at
+        // 10 Hz the short window's minimum is half the noise).
+        if long.isFull, let v = long.totals.noiseVariance(floor: quantizationVariance) {
+            noiseFloor = min(v, noiseFloor * (1 + (time - start) / Self.floorRiseSeconds))
+        }
+        let ceiling = Self.floorFactor * noiseFloor
+        if full, judgeShort {
+            verdict.shortStill = short.stillness(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+        }
+        longBlock.merge(closed)
+        if longBlock.end - longBlock.begin >= Self.longBlockSeconds - 1e-9 {
+            long.push(longBlock)
+            longBlock = BlockSums()
+            if long.isFull, judgeLong {
+                verdict.longStill = long.stillness(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+            }
+        }
+        return verdict
+    }
+
+    /// The device came to rest at `pose` with noise `variance`.
+    mutating func settle(at pose: Angles, variance: Double) {
+        rest = Rest(pose: pose, variance: variance)
+    }
+
+    /// The device is no longer resting: stillness must be shown afresh.
+    mutating func leaveRest() {
+        rest = nil
+        forgetWindows()
+    }
+
+    /// Forget the windows (a gap in the data, a new time base); the rest
+    /// pose, the quantization and the noise floor stay.
+    mutating func forgetWindows() {
+        hasPrevious = false
+        block = BlockSums()
+        longBlock = BlockSums()
+        short = BlockWindow()
+        long = BlockWindow()
+    }
+
+    /// Forget everything but the quantization and the noise floor.
+    mutating func reset() {
+        rest = nil
+        forgetWindows()
+    }
+}
+
+/// Sums over a block of samples.
+struct BlockSums: Equatable, Sendable {
+    var begin = 0.0
+    var end = 0.0
+    var count = 0
+    /// Sums of the angles relative to the origin (once closed).
+    var pitch = 0.0
+    var sinRoll = 0.0
+    /// Whether the block holds the origin's own sample (counted, not summed).
+    var holdsOrigin = false
+    /// Sum of squared successive differences, and how many.
+    var differences = 0.0
+    var pairs = 0
+    /// How many distinct readings (set when the block closes).
+    var distinct = 0
+    /// The samples' magnitudes, g - 1.
+    var magnitudes = Moments()
+    /// How many blocks were merged into this one.
+    var merged = 0
+
+    /// Adds a later block to this one.
+    @inline(__always)
+    mutating func merge(_ b: BlockSums) {
+        if merged == 0 { begin = b.begin }
+        merged += 1
+        end = b.end
+        count += b.count
+        pitch += b.pitch
+        sinRoll += b.sinRoll
+        differences += b.differences
+        pairs += b.pairs
+        distinct += b.distinct
+        magnitudes.merge(b.magnitudes)
+    }
+
+    /// Takes an earlier block out of running totals.
+    @inline(__always)
+    mutating func remove(_ b: BlockSums) {
+        count -= b.count
+        pitch -= b.pitch
+        sinRoll -= b.sinRoll
+        differences -= b.differences
+        pairs -= b.pairs
+        distinct -= b.distinct
+        magnitudes.remove(b.magnitudes)
+    }
+
+    /// At least one: a block of repeats still shows where the pose is.
+    var weight: Int { count > 0 ? max(distinct, 1) : 0 }
+
+    /// The block's mean times its `weight`, and |mean|^2 likewise: its share
+    /// of the window's scatter.
+    var weightedMean: (pitch: Double, sinRoll: Double, square: Double) {
+        guard count > 0 else { return (0, 0, 0) }
+        let k = Double(weight) / Double(count)
+        let mp = pitch / Double(count)
+        let ms = sinRoll / Double(count)
+        return (k * pitch, k * sinRoll, k * (pitch * mp + sinRoll * ms))
+    }
+
+    func noiseVariance(floor: Double) -> Double? {
+        guard pairs > 0 else { return nil }
+        return max(differences / (4 * Double(pairs)), floor)
+    }
+}
+
+/// The last `capacity` blocks with running totals, so that judging the
+/// window costs the same however many samples it holds, and nothing is
+/// allocated.
+struct BlockWindow: Equatable, Sendable {
+    static let capacity = 4
+    private var b0 = BlockSums(), b1 = BlockSums(), b2 = BlockSums(), b3 = BlockSums()
+    /// The slot the next block goes into (the oldest one once full).
+    private var next = 0
+    private var held = 0
+    /// Sums over the blocks held.
+    private(set) var totals = BlockSums()
+    /// Sums of the blocks' `weight`s and `weightedMean`s and of their
+    /// magnitudes' sum^2 / count, and how many blocks have samples.
+    private var weights = 0
+    private var weightedPitch = 0.0
+    private var weightedSinRoll = 0.0
+    private var squares = 0.0
+    private var magnitudeSquares = 0.0
+    private var blocksWithSamples = 0
+
+    var isFull: Bool { held == Self.capacity }
+
+    private subscript(slot: Int) -> BlockSums {
+        get {
+            switch slot {
+            case 0: b0
+            case 1: b1
+            case 2: b2
+            default: b3
+            }
+        }
+        set {
+            switch slot {
+            case 0: b0 = newValue
+            case 1: b1 = newValue
+            case 2: b2 = newValue
+            default: b3 = newValue
+            }
+        }
+    }
+
+    mutating func push(_ b: BlockSums) {
+        if held == Self.capacity {
+            let old = self[next]
+            totals.remove(old)
+            let w = old.weightedMean
+            weightedPitch -= w.pitch
+            weightedSinRoll -= w.sinRoll
+            squares -= w.square
+            weights -= old.weight
+            magnitudeSquares -= old.magnitudes.meanSquare
+            if old.count > 0 { blocksWithSamples -= 1 }
+        } else {
+            held += 1
+        }
+        self[next] = b
+        next = next == Self.capacity - 1 ? 0 : next + 1
+        totals.count += b.count
+        totals.pitch += b.pitch
+        totals.sinRoll += b.sinRoll
+        totals.differences += b.differences
+        totals.pairs += b.pairs
+        totals.distinct += b.distinct
+        totals.magnitudes.merge(b.magnitudes)
+        totals.begin = held == Self.capacity ? self[next].begin : b0.begin  // the oldest block's
+        totals.end = b.end
+        let w = b.weightedMean
+        weightedPitch += w.pitch
+        weightedSinRoll += w.sinRoll
+        squares += w.square
+        weights += b.weight
+        magnitudeSquares += b.magnitudes.meanSquare
+        if b.count > 0 { blocksWithSamples += 1 }
+    }
+
+    /// Whether the blocks held are still, judged with a noise variance
+    /// within [floor, ceiling]; `origin` is what the sums are relative to.
+    /// (Mutating only so that the window is not copied to judge it.)
+    mutating func stillness(
+        floor: Double, ceiling: Double, origin: StillnessMeter.Angles
+    ) -> StillnessMeter.Still? {
+        let all = totals
+        // Fewer than 3 readings a block (a part sampled below about 9 Hz in
+        // the short window, 2 Hz in the long one) tell sway from noise no
+        // better than chance: nothing is judged still then.
+        guard all.count >= StillnessMeter.samplesPerBlock * Self.capacity else { return nil }
+        var variance = floor
+        if all.pairs > 0 { variance = max(min(all.differences / (4 * Double(all.pairs)), ceiling), floor) }
+        let n = Double(all.count)
+        if blocksWithSamples >= 2 {
+            // sum(w_k |m_k - M|^2) with M the weighted mean: sum(w |m|^2) - |sum(w m)|^2 / sum(w).
+            let w = Double(weights)
+            let scatter = squares - (weightedPitch * weightedPitch + weightedSinRoll * weightedSinRoll) / w
+            guard scatter <= StillnessMeter.stillRatio * variance * Double(2 * (blocksWithSamples - 1)) else {
+                return nil
+            }
+            let m = all.magnitudes
+            if m.count > 0 {
+                let spread = (magnitudeSquares - m.sum * m.sum / Double(m.count)) / Double(m.count)
+                guard spread <= StillnessMeter.carriedVariance else { return nil }
+            }
+        }
+        let pose = StillnessMeter.Angles(pitch: origin.pitch + all.pitch / n, sinRoll: origin.sinRoll + all.sinRoll / n)
+        return StillnessMeter.Still(since: all.begin, pose: pose, variance: variance)
+    }
+}
+
+/// Count, sum and sum of squares of a quantity.
+struct Moments: Equatable, Sendable {
+    var count = 0
+    var sum = 0.0
+    var squares = 0.0
+
+    @inline(__always)
+    mutating func add(_ x: Double) {
+        count += 1
+        sum += x
+        squares += x * x
+    }
+
+    @inline(__always)
+    mutating func merge(_ m: Moments) {
+        count += m.count
+        sum += m.sum
+        squares += m.squares
+    }
+
+    @inline(__always)
+    mutating func remove(_ m: Moments) {
+        count -= m.count
+        sum -= m.sum
+        squares -= m.squares
+    }
+
+    /// sum^2 / count: this block's share of the scatter of block means.
+    var meanSquare: Double { count > 0 ? sum * sum / Double(count) : 0 }
+
+    /// Variance about the mean (0 for fewer than two values).
+    var variance: Double {
+        guard count > 1 else { return 0 }
+        let n = Double(count)
+        let mean = sum / n
+        return max(squares / n - mean * mean, 0)
+    }
+}

@@ -1,0 +1,494 @@
+import CSdBus
+import CSystemd
+import Glibc
+
+/// What the bus service asks of the daemon. Called from within
+/// `BusConnection.process()`, only for changes polkit (or uid 0) allowed; the
+/// daemon applies them and publishes the new properties.
+protocol BusControls: AnyObject {
+    func busSetEnabled(_ on: Bool, by caller: BusCaller)
+    /// `factor` is already checked against `UserControls.sensitivityRange`.
+    func busSetSensitivity(_ factor: Double, by caller: BusCaller)
+    /// Throws `BusError.notActive` while there is no pose to take.
+    func busCalibrate(by caller: BusCaller) throws(BusError)
+}
+
+/// io.github.tiltscroll.TiltScroll1 on the system bus: the properties, the
+/// `Calibrate()` method, and the polkit check of every change.
+///
+/// Every member a caller may use is `SD_BUS_VTABLE_UNPRIVILEGED`: without it
+/// sd-bus refuses callers lacking CAP_SYS_ADMIN, and to find out it may ask
+/// the bus driver synchronously. The check is the daemon's own, and
+/// asynchronous: an object callback on the same path sees each message
+/// before the vtable does. A change (writing `Enabled` or `Sensitivity`,
+/// calling `Calibrate`) is held there, the caller's uid is asked of the bus
+/// driver and, unless it is 0, polkit is asked (`CheckAuthorization`,
+/// subject `system-bus-name`, never interactive). A granted change is put
+/// back in sd-bus's read queue (`sd_bus_enqueue_for_read`); seen again, it
+/// passes to the vtable, which applies it and replies. A refused one is
+/// answered with the error. This route, and not a check in the property
+/// setter, because sd-bus sends the reply to `Properties.Set` itself as soon
+/// as the setter returns, leaving no way to answer later. Meanwhile the
+/// loop goes on: nothing here waits.
+final class BusService {
+    static let name = "io.github.tiltscroll.TiltScroll1"
+    static let path = "/io/github/tiltscroll/TiltScroll1"
+    static let interface = "io.github.tiltscroll.TiltScroll1"
+
+    let connection: BusConnection
+    weak var controls: BusControls?
+    /// The values the getters answer with, and `PropertiesChanged` compares against.
+    private(set) var properties: PublishedProperties
+    /// Whether the bus gave the daemon its name; nil until it answered.
+    private(set) var ownsName: Bool?
+
+    private var vtable: UnsafeMutablePointer<sd_bus_vtable>?
+    private var vtableCount = 0
+    private var slots: [OpaquePointer] = []
+
+    /// A change waiting for its authorization; holds a reference to the message.
+    private struct PendingChange {
+        let message: OpaquePointer
+        let action: BusAction
+        let sender: String
+        /// Known once the bus driver answered.
+        var uid: UInt32?
+    }
+
+    private var queue = AuthorizationQueue()
+    private var pending: [Int: PendingChange] = [:]
+    /// The daemon's calls in flight (to the bus driver, to polkit): cookie -> change.
+    private var calls: [UInt64: Int] = [:]
+    /// Granted changes put back in the read queue, with a reference each, until seen again.
+    private var granted: [(message: OpaquePointer, caller: BusCaller)] = []
+    /// The caller of the granted change the vtable is handling now.
+    private var currentCaller: BusCaller?
+    /// The uids of callers asked before. The bus never gives a unique name to
+    /// a second connection while it runs, so an answer stays true for as
+    /// long as this connection does; bounded, forgotten when full.
+    private var uids: [String: UInt32] = [:]
+    static let uidCacheLimit = 256
+
+    private init(connection: BusConnection, properties: PublishedProperties) {
+        self.connection = connection
+        self.properties = properties
+    }
+
+    deinit { close() }
+
+    /// Registers the object on `connection` and asks for the name (the
+    /// answer arrives in `process()`).
+    static func start(
+        on connection: BusConnection, properties: PublishedProperties, controls: BusControls
+    ) throws(BusError) -> BusService {
+        let service = BusService(connection: connection, properties: properties)
+        service.controls = controls
+        try service.register()
+        return service
+    }
+
+    private var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private func register() throws(BusError) {
+        guard let bus = connection.bus else { throw BusError.system(-ENOTCONN, "register") }
+        let entries = BusService.makeVTable()
+        let table = UnsafeMutablePointer<sd_bus_vtable>.allocate(capacity: entries.count)
+        table.initialize(from: entries, count: entries.count)
+        vtable = table
+        vtableCount = entries.count
+
+        var slot: OpaquePointer? = nil
+        var result = sd_bus_add_object_vtable(bus, &slot, BusService.path, BusService.interface, table, userdata)
+        guard result >= 0, let vtableSlot = slot else { throw BusError.system(result, "register the vtable") }
+        slots.append(vtableSlot)
+        result = sd_bus_add_object(bus, &slot, BusService.path, BusService.interceptCallback, userdata)
+        guard result >= 0, let objectSlot = slot else { throw BusError.system(result, "register the object") }
+        slots.append(objectSlot)
+        result = sd_bus_request_name_async(bus, &slot, BusService.name, 0, BusService.nameCallback, userdata)
+        guard result >= 0, let nameSlot = slot else { throw BusError.system(result, "ask for \(BusService.name)") }
+        slots.append(nameSlot)
+        connection.refreshWaitState()
+    }
+
+    /// Lets go of the name, the object and every change still waiting, and
+    /// closes the connection. Callers still waiting get an error from the bus.
+    func close() {
+        for slot in slots { sd_bus_slot_unref(slot) }
+        slots.removeAll()
+        for change in pending.values { sd_bus_message_unref(change.message) }
+        pending.removeAll()
+        for grant in granted { sd_bus_message_unref(grant.message) }
+        granted.removeAll()
+        calls.removeAll()
+        queue = AuthorizationQueue()
+        connection.close()
+        if let vtable {
+            vtable.deinitialize(count: vtableCount)
+            vtable.deallocate()
+            self.vtable = nil
+        }
+    }
+
+    // MARK: - Publishing
+
+    /// Makes `new` the published values and emits one `PropertiesChanged`
+    /// naming the members that changed; nothing when none did.
+    func publish(_ new: PublishedProperties) {
+        let changed = new.changes(since: properties)
+        properties = new
+        guard !changed.isEmpty, let bus = connection.bus else { return }
+        var names: [UnsafeMutablePointer<CChar>?] =
+            changed.map { UnsafeMutableRawPointer(mutating: $0.member.utf8Start).assumingMemoryBound(to: CChar.self) }
+            + [nil]
+        let result = names.withUnsafeMutableBufferPointer {
+            sd_bus_emit_properties_changed_strv(bus, BusService.path, BusService.interface, $0.baseAddress)
+        }
+        connection.refreshWaitState()
+        if result < 0 { Log.debug("Cannot emit PropertiesChanged: \(Errno(rawValue: -result).description)") }
+    }
+
+    // MARK: - The vtable
+
+    private static func makeVTable() -> [sd_bus_vtable] {
+        let emitsChange = UInt64(SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
+        // Read-only properties must not carry UNPRIVILEGED (sd-bus refuses
+        // the vtable): reading needs no privilege anyway.
+        let callable = UInt64(SD_BUS_VTABLE_UNPRIVILEGED)
+        var entries = [CSdBus_vtable_start(0)]
+        for property in BusProperty.allCases {
+            let member = cString(property.member)
+            let signature = cString(property.signature)
+            if property.isWritable {
+                entries.append(
+                    CSdBus_vtable_writable_property(
+                        member, signature, getCallback, setCallback, emitsChange | callable))
+            } else {
+                let flags = property == .version ? UInt64(SD_BUS_VTABLE_PROPERTY_CONST) : emitsChange
+                entries.append(CSdBus_vtable_property(member, signature, getCallback, flags))
+            }
+        }
+        entries.append(
+            CSdBus_vtable_method(cString("Calibrate"), cString(""), cString(""), calibrateCallback, callable))
+        entries.append(CSdBus_vtable_end())
+        return entries
+    }
+
+    private static func cString(_ text: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    private static func service(_ userdata: UnsafeMutableRawPointer?) -> BusService? {
+        userdata.map { Unmanaged<BusService>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static let getCallback: sd_bus_property_get_t = { _, _, _, property, reply, userdata, error in
+        guard let service = service(userdata), let property, let reply,
+            let which = BusProperty.named(cString: property)
+        else { return -ENOENT }
+        do throws(BusError) {
+            try service.append(which, to: BusMessage(reply))
+            return 1
+        } catch let failure {
+            return failure.fill(error)
+        }
+    }
+
+    private static let setCallback: sd_bus_property_set_t = { _, _, _, property, value, userdata, error in
+        guard let service = service(userdata), let property, let value,
+            let which = BusProperty.named(cString: property)
+        else { return -ENOENT }
+        do throws(BusError) {
+            try service.set(which, from: BusMessage(value))
+            return 1
+        } catch let failure {
+            return failure.fill(error)
+        }
+    }
+
+    private static let calibrateCallback: sd_bus_message_handler_t = { message, userdata, error in
+        guard let service = service(userdata), let message else { return -EINVAL }
+        do throws(BusError) {
+            try service.calibrate()
+            var reply: OpaquePointer? = nil
+            var result = sd_bus_message_new_method_return(message, &reply)
+            if result >= 0 {
+                result = sd_bus_send(nil, reply, nil)
+                sd_bus_message_unref(reply)
+            }
+            return result < 0 ? result : 1
+        } catch let failure {
+            return failure.fill(error)
+        }
+    }
+
+    private static let interceptCallback: sd_bus_message_handler_t = { message, userdata, _ in
+        guard let service = service(userdata), let message else { return 0 }
+        return service.intercept(BusMessage(message))
+    }
+
+    private static let replyCallback: sd_bus_message_handler_t = { message, userdata, _ in
+        guard let service = service(userdata), let message else { return 0 }
+        service.received(BusMessage(message))
+        return 1
+    }
+
+    private static let nameCallback: sd_bus_message_handler_t = { message, userdata, _ in
+        guard let service = service(userdata), let message else { return 0 }
+        service.nameAnswered(BusMessage(message))
+        return 1
+    }
+
+    // MARK: - Members
+
+    private func append(_ property: BusProperty, to reply: BusMessage) throws(BusError) {
+        let p = properties
+        switch property {
+        case .enabled: try reply.append(p.enabled)
+        case .sensitivity: try reply.append(p.sensitivity)
+        case .active: try reply.append(p.active)
+        case .state:
+            try reply.open("r", "ss")
+            try reply.append(p.state.rawValue)
+            try reply.append(p.stateReason)
+            try reply.close()
+        case .tabletMode: try reply.append(p.tabletMode.rawValue)
+        case .sensor:
+            try reply.open("r", "ss")
+            try reply.append(p.sensorName)
+            try reply.append(p.sensorPath)
+            try reply.close()
+        case .orientation: try reply.append(p.orientation)
+        case .version: try reply.append(PublishedProperties.version)
+        }
+    }
+
+    /// The caller of the change now handled; every change reaches here only
+    /// through `intercept`, which sets it.
+    private func authorizedCaller() throws(BusError) -> BusCaller {
+        guard let caller = currentCaller else {
+            throw BusError(name: BusError.accessDenied, message: "The change was not authorized")
+        }
+        return caller
+    }
+
+    private func set(_ property: BusProperty, from value: BusMessage) throws(BusError) {
+        let caller = try authorizedCaller()
+        switch property {
+        case .enabled: controls?.busSetEnabled(try value.readBool(), by: caller)
+        case .sensitivity:
+            let factor = try value.readDouble()
+            if let problem = UserControls.problem(withSensitivity: factor) {
+                throw BusError(name: BusError.invalidArguments, message: problem)
+            }
+            controls?.busSetSensitivity(factor, by: caller)
+        default:
+            throw BusError(name: BusError.invalidArguments, message: "\(property.member) is read-only")
+        }
+    }
+
+    private func calibrate() throws(BusError) {
+        let caller = try authorizedCaller()
+        guard let controls else { throw BusError(name: BusError.notActive, message: "tiltscrolld is stopping") }
+        try controls.busCalibrate(by: caller)
+    }
+
+    // MARK: - The authorization of changes
+
+    /// The change a message asks for, or nil when it asks for none (reads,
+    /// introspection, unknown members: sd-bus answers those). The arguments
+    /// are compared where sd-bus holds them, not copied: a caller may send
+    /// names of megabytes.
+    private func action(of message: BusMessage) -> BusAction? {
+        if message.isMethodCall(BusService.interface, "Calibrate") { return .calibrate }
+        guard message.isMethodCall("org.freedesktop.DBus.Properties", "Set"),
+            let interface = try? message.readCString(), strcmp(interface, BusService.interface) == 0,
+            let member = try? message.readCString()
+        else { return nil }
+        switch BusProperty.named(cString: member) {
+        case .enabled?: return .switchScrolling
+        case .sensitivity?: return .setSensitivity
+        default: return nil
+        }
+    }
+
+    /// Sees every message to the object first: 0 lets sd-bus go on to the
+    /// vtable, 1 means it is held here (or answered).
+    private func intercept(_ message: BusMessage) -> Int32 {
+        currentCaller = nil
+        guard let action = action(of: message) else { return 0 }
+        if let index = granted.firstIndex(where: { $0.message == message.pointer }) {
+            let grant = granted.remove(at: index)
+            currentCaller = grant.caller
+            sd_bus_message_unref(grant.message)
+            return 0
+        }
+        guard let sender = message.sender else {
+            reply(
+                to: message.pointer,
+                BusError(name: BusError.accessDenied, message: "A change needs a sender to authorize"))
+            return 1
+        }
+        guard let id = queue.admit(sender: sender) else {
+            reply(
+                to: message.pointer,
+                BusError(
+                    name: BusError.limitsExceeded,
+                    message: "Too many changes waiting for authorization; try again when they are answered"))
+            return 1
+        }
+        pending[id] = PendingChange(message: sd_bus_message_ref(message.pointer), action: action, sender: sender)
+        if let uid = uids[sender] {
+            identified(id, uid: uid)
+            return 1
+        }
+        do throws(BusError) {
+            try askWhoIs(sender, for: id)
+        } catch let failure {
+            decide(id, PolkitAnswer.verdict(unknownCaller: sender, error: failure, action: action))
+        }
+        return 1
+    }
+
+    private func askWhoIs(_ sender: String, for id: Int) throws(BusError) {
+        let call = try connection.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetConnectionUnixUser")
+        defer { sd_bus_message_unref(call.pointer) }
+        try call.append(sender)
+        let cookie = try connection.callAsync(
+            call, timeoutMicroseconds: PolkitAnswer.timeoutMicroseconds, userdata: userdata,
+            callback: BusService.replyCallback)
+        calls[cookie] = id
+    }
+
+    private func askPolkit(_ change: PendingChange, caller: BusCaller, for id: Int) throws(BusError) {
+        let call = try connection.methodCall(
+            destination: "org.freedesktop.PolicyKit1", path: "/org/freedesktop/PolicyKit1/Authority",
+            interface: "org.freedesktop.PolicyKit1.Authority", member: "CheckAuthorization")
+        defer { sd_bus_message_unref(call.pointer) }
+        // (sa{sv}) subject, s action, a{ss} details, u flags, s cancellation id.
+        try call.open("r", "sa{sv}")
+        try call.append("system-bus-name")
+        try call.open("a", "{sv}")
+        try call.open("e", "sv")
+        try call.append("name")
+        try call.open("v", "s")
+        try call.append(caller.sender)
+        try call.close()
+        try call.close()
+        try call.close()
+        try call.close()
+        try call.append(change.action.polkitAction)
+        try call.open("a", "{ss}")
+        try call.close()
+        try call.append(UInt32(0))  // not interactive
+        try call.append("")
+        let cookie = try connection.callAsync(
+            call, timeoutMicroseconds: PolkitAnswer.timeoutMicroseconds, userdata: userdata,
+            callback: BusService.replyCallback)
+        calls[cookie] = id
+    }
+
+    /// A reply to one of the daemon's calls: the caller's uid, or polkit's answer.
+    private func received(_ reply: BusMessage) {
+        guard let cookie = reply.replyCookie, let id = calls.removeValue(forKey: cookie), let change = pending[id]
+        else { return }
+        guard let uid = change.uid else {
+            if let error = reply.error {
+                decide(id, PolkitAnswer.verdict(unknownCaller: change.sender, error: error, action: change.action))
+                return
+            }
+            do throws(BusError) {
+                let uid = try reply.readUInt32()
+                if uids.count >= BusService.uidCacheLimit { uids.removeAll(keepingCapacity: true) }
+                uids[change.sender] = uid
+                identified(id, uid: uid)
+            } catch let failure {
+                decide(id, PolkitAnswer.verdict(unknownCaller: change.sender, error: failure, action: change.action))
+            }
+            return
+        }
+        let caller = BusCaller(sender: change.sender, uid: uid)
+        if let error = reply.error {
+            decide(id, PolkitAnswer.verdict(callFailed: error, action: change.action, caller: caller))
+            return
+        }
+        do throws(BusError) {
+            try reply.enter("r", "bba{ss}")
+            let authorized = try reply.readBool()
+            let challenge = try reply.readBool()
+            decide(
+                id,
+                PolkitAnswer.verdict(
+                    authorized: authorized, challenge: challenge, action: change.action, caller: caller))
+        } catch let failure {
+            decide(id, PolkitAnswer.verdict(callFailed: failure, action: change.action, caller: caller))
+        }
+    }
+
+    /// The caller of change `id` runs as `uid`: root may, anyone else polkit decides.
+    private func identified(_ id: Int, uid: UInt32) {
+        guard var change = pending[id] else { return }
+        change.uid = uid
+        pending[id] = change
+        let caller = BusCaller(sender: change.sender, uid: uid)
+        if uid == 0 {
+            decide(id, .granted(caller))
+            return
+        }
+        do throws(BusError) {
+            try askPolkit(change, caller: caller, for: id)
+        } catch let failure {
+            decide(id, PolkitAnswer.verdict(callFailed: failure, action: change.action, caller: caller))
+        }
+    }
+
+    /// Records a verdict and acts on every change it releases, in order.
+    private func decide(_ id: Int, _ verdict: AuthorizationVerdict) {
+        for entry in queue.decide(id, verdict) {
+            guard let change = pending.removeValue(forKey: entry.id), let verdict = entry.verdict else { continue }
+            switch verdict {
+            case .granted(let caller):
+                let result = connection.bus.map { sd_bus_enqueue_for_read($0, change.message) } ?? -ENOTCONN
+                if result >= 0 {
+                    granted.append((change.message, caller))
+                } else {
+                    reply(to: change.message, BusError.system(result, "dispatch the change"))
+                    sd_bus_message_unref(change.message)
+                }
+            case .refused(let error):
+                Log.debug("Refused \(change.action.polkitAction) to \(change.sender): \(error.message)")
+                reply(to: change.message, error)
+                sd_bus_message_unref(change.message)
+            }
+        }
+    }
+
+    private func reply(to call: OpaquePointer, _ error: BusError) {
+        var wire = sd_bus_error()
+        defer { sd_bus_error_free(&wire) }
+        _ = error.fill(&wire)
+        let result = sd_bus_reply_method_error(call, &wire)
+        if result < 0 { Log.debug("Cannot answer a call: \(Errno(rawValue: -result).description)") }
+    }
+
+    // MARK: - The name
+
+    private func nameAnswered(_ reply: BusMessage) {
+        if let error = reply.error {
+            ownsName = false
+            Log.warning(
+                "Cannot own \(BusService.name) on the system bus: \(error.message); the D-Bus interface is off "
+                    + "(is dbus/\(BusService.name).conf installed? is another tiltscrolld running?)")
+            return
+        }
+        // RequestName's answer: 1 primary owner, 2 queued, 3 exists, 4 already the owner.
+        let answer = (try? reply.readUInt32()) ?? 0
+        ownsName = answer == 1 || answer == 4
+        if ownsName == true {
+            Log.debug("Serving \(BusService.name) on the system bus")
+        } else {
+            Log.warning("\(BusService.name) is owned by another process; the D-Bus interface is off")
+        }
+    }
+}

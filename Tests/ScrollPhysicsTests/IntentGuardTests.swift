@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@testable import ScrollPhysics
+@testable import SyntheticMotion
+
+@Suite struct IntentGuardBehaviour {
+    /// The table of `IntentGuard`'s doc comment, written out independently.
+    static let transitions: [IntentState: [IntentGuard.Event: IntentState]] = [
+        .holding: [.cameToRest: .resting, .steadied: .following, .jostleBegan: .jostled],
+        .following: [.cameToRest: .resting, .unsteadied: .holding, .jostleBegan: .jostled],
+        .jostled: [.cameToRest: .resting, .jostleEnded: .holding],
+        .resting: [.lifted: .lifting, .moved: .holding],
+        .lifting: [.cameToRest: .resting, .settled: .holding],
+        .touched: [:],
+    ]
+
+    @Test func everyStateAndEventGoesWhereTheTableSays() {
+        for state in IntentState.allCases {
+            for event in IntentGuard.Event.allCases {
+                #expect(
+                    IntentGuard.next(after: state, on: event) == Self.transitions[state]?[event],
+                    "\(state) --\(event)-->")
+            }
+        }
+    }
+
+    @Test func statesAndEventsHaveDistinctNamesForLogs() {
+        #expect(Set(IntentState.allCases.map(\.name)).count == IntentState.allCases.count)
+        #expect(Set(IntentGuard.Event.allCases.map(\.name)).count == IntentGuard.Event.allCases.count)
+        #expect(IntentState.resting.name == "resting" && IntentState.touched.name == "touched")
+        #expect(IntentState.following.name == "following")
+    }
+
+    @Test func onlyAHandThatMovesOrIsJostledScrolls() {
+        #expect(IntentState.allCases.filter(\.allowsScrolling) == [.holding, .jostled])
+    }
+
+    @Test func aTouchIsALayerOverTheStateUnderneath() {
+        var g = IntentGuard()
+        g.configure(deadZoneDegrees: 4, horizontalDeadZoneDegrees: 8, pauseOnTouch: true)
+        g.touch(true)
+        #expect(g.state == .touched && !g.allowsScrolling)
+        #expect(g.motion == .holding)
+        g.touch(false)
+        #expect(g.state == .holding && g.allowsScrolling)
+        g.configure(deadZoneDegrees: 4, horizontalDeadZoneDegrees: 8, pauseOnTouch: false)
+        g.touch(true)
+        #expect(g.state == .holding, "without PauseOnTouch a contact changes nothing here")
+    }
+
+    @Test func resetKeepsTheTouchLayerAndTheLearntNoise() {
+        var engine = ScrollEngine(settings: ScrollSettings())
+        var random = SeededRandom(seed: 3)
+        for i in 0..<200 {
+            let t = Double(i) / 50
+            engine.feed(Pose.gravity(away: 30) + Vector3(random.gaussian(sigma: 0.03), 0, 0), at: t)
+        }
+        engine.touch(true, at: 4)
+        engine.halt()
+        #expect(engine.readout.intent == .touched)
+        engine.touch(false, at: 5)
+        #expect(engine.readout.intent == .holding)
+    }
+}
+
+@Suite struct SampleDemandBehaviour {
+    @Test(arguments: [50.0, 100.0, 20.0, 10.0, 2.0])
+    func followsTheStateWithinTheConfiguredRate(rate: Double) {
+        var s = ScrollSettings()
+        s.sampleRate = rate
+        let engine = ScrollEngine(settings: s)
+        #expect(engine.demandedRate(for: .holding) == rate)
+        #expect(engine.demandedRate(for: .jostled) == rate)
+        #expect(engine.demandedRate(for: .lifting) == rate)
+        #expect(engine.demandedRate(for: .touched) == rate)
+        #expect(engine.demandedRate(for: .resting) == min(rate, 4))
+        let held = engine.demandedRate(for: .following)
+        #expect(held <= rate && held == min(rate, max(rate / 4, 10)))
+        #expect(engine.sampleDemand == SampleDemand(rate: rate, state: .holding), "before any sample")
+    }
+
+    /// Put down: the demand drops to 4 Hz; the daemon lowers the rate; the
+    /// data never goes stale nor does the state flap; picked up, the demand
+    /// is back to the full rate at the first sample that shows it.
+    @Test func aDaemonThatFollowsTheDemandNeverGoesStale() {
+        let scenario = FeelScenario.pickUpAtNewAngle
+        var engine = ScrollEngine(settings: ScrollSettings())
+        var source = SyntheticSensor(script: scenario.script(seed: 1), model: .kxcjk, seed: 1)
+        var t = 0.0
+        var rates: [(Double, Double)] = []
+        while t < scenario.script.duration {
+            engine.feed(source.acceleration(at: t), at: t)
+            #expect(!engine.readout.isStale, "stale at \(t)")
+            rates.append((t, engine.sampleDemand.rate))
+            t += 1 / engine.sampleDemand.rate
+        }
+        #expect(rates.contains { $0.0 > 8 && $0.0 < 15 && $0.1 == 4 }, "resting on the table")
+        let pickUp = rates.first { $0.0 > 15 && $0.1 == 50 }?.0 ?? 99
+        #expect(pickUp < 15.5, "the pick-up is noticed within 0.5 s (at \(pickUp))")
+    }
+
+    @Test func aDaemonThatIgnoresTheDemandIsServedAsBefore() {
+        // Every sample at 50 Hz, put down and left: it rests, and stale data
+        // (the sensor gone silent) is still noticed in three of its periods.
+        var engine = ScrollEngine(settings: ScrollSettings())
+        var source = SyntheticSensor(script: FeelScenario.putDownFlat.script(seed: 1), model: .kxcjk, seed: 1)
+        var t = 0.0
+        while t < 20 {
+            engine.feed(source.acceleration(at: t), at: t)
+            t += 0.02
+        }
+        #expect(engine.readout.intent == .resting)
+        #expect(engine.sampleDemand.rate == 4)
+        _ = engine.frame(at: t + 0.05)
+        #expect(!engine.readout.isStale)
+        _ = engine.frame(at: t + 0.8)
+        #expect(engine.readout.isStale, "three periods of the demanded 4 Hz")
+    }
+}
+
+@Suite struct NeutralPoseAfterAPickUp {
+    @Test func awaitsStillnessKeepingTheDirectionAndConfirmsIt() {
+        var n = NeutralPose()
+        n.capture(Vector3(0, -1, -1), in: .normal)
+        let direction = n.direction
+        n.awaitStillness(anchor: Vector3(0, 0, -1), at: 10)
+        #expect(!n.isSet)
+        #expect(n.direction == direction)
+        let early = n.settle(with: Vector3(0, 0, -9.8), at: 10.1)
+        #expect(!early)
+        let settled = n.settle(with: Vector3(0, 0, -9.8), at: 10.31)
+        #expect(settled)
+        n.confirm()
+        #expect(n.isSet && n.direction == direction)
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+
+@testable import ScrollPhysics
+@testable import SyntheticMotion
+
+@Suite struct StillnessMeterBehaviour {
+    /// Feeds the meter `seconds` of samples at `rate`: pitch (radians) and
+    /// sine of roll from `pose(t)`, plus white noise of `noise` (in units of
+    /// g, as the angles are), rounded to `resolution` when it is not 0;
+    /// blocks close as `IntentGuard` closes them. Returns the verdicts.
+    private func feed(
+        _ meter: inout StillnessMeter, from start: Double = 0, seconds: Double, rate: Double, noise: Double,
+        resolution: Double = 0, seed: UInt64 = 1, magnitude: (Double) -> Double = { _ in 0 },
+        pose: (Double) -> (pitch: Double, sinRoll: Double) = { _ in (0.5, 0) }
+    ) -> [(time: Double, verdict: StillnessMeter.Verdict)] {
+        var random = SeededRandom(seed: seed)
+        var verdicts: [(time: Double, verdict: StillnessMeter.Verdict)] = []
+        var blockStart = start
+        var magnitudes = Moments()
+        var i = 0
+        while Double(i) / rate <= seconds {
+            let t = start + Double(i) / rate
+            i += 1
+            if t - blockStart >= StillnessMeter.blockSeconds - 0.5 / rate {
+                let v = meter.closeBlock(
+                    started: blockStart, at: t, magnitude: magnitudes, judgeShort: true, judgeLong: true)
+                verdicts.append((t, v))
+                blockStart = t
+                magnitudes = Moments()
+            }
+            func quantized(_ x: Double) -> Double { resolution > 0 ? (x / resolution).rounded() * resolution : x }
+            let p = pose(t)
+            meter.add(
+                pitch: quantized(p.pitch + random.gaussian(sigma: noise)),
+                sinRoll: quantized(p.sinRoll + random.gaussian(sigma: noise)))
+            magnitudes.add(magnitude(t) + random.gaussian(sigma: noise))
+        }
+        return verdicts
+    }
+
+    @Test(arguments: [(0.001, 50.0), (0.003, 50.0), (0.006, 50.0), (0.003, 10.0), (0.003, 200.0)])
+    func aTableIsStillWithinAWindowWhateverItsNoise(noise: Double, rate: Double) {
+        var meter = StillnessMeter()
+        let verdicts = feed(&meter, seconds: 20, rate: rate, noise: noise)
+        let firstShort = verdicts.first { $0.verdict.shortStill != nil }
+        #expect(firstShort != nil && firstShort!.time < StillnessMeter.shortSeconds + 2 * StillnessMeter.blockSeconds)
+        let firstLong = verdicts.first { $0.verdict.longStill != nil }
+        #expect(firstLong != nil && firstLong!.time < StillnessMeter.longSeconds + 3)
+        // And stays so, but for the odd window a chi-square lets through.
+        let judged = verdicts.filter { $0.time > 3 }
+        let still = judged.filter { $0.verdict.shortStill != nil }
+        #expect(Double(still.count) >= 0.97 * Double(judged.count))
+        // The noise it learns is the noise there is.
+        let floor = meter.noiseFloor
+        #expect(floor > 0.5 * noise * noise && floor < 1.2 * noise * noise, "floor \(floor) for \(noise * noise)")
+    }
+
+    @Test func aHandThatSwaysIsNeverStill() {
+        // 0.6 degrees rms of postural sway on a 3 mg part at 50 Hz.
+        let hand = Hand.typical
+        var meter = StillnessMeter()
+        let verdicts = feed(
+            &meter, seconds: 60, rate: 50, noise: 0.003,
+            pose: { t in
+                let w = hand.wobble(at: t)
+                return (0.5 + w.pitch / 57.3, sin(w.roll / 57.3))
+            })
+        #expect(verdicts.allSatisfy { $0.verdict.shortStill == nil && $0.verdict.longStill == nil })
+    }
+
+    @Test func aPartThatReadsTheSameCountsIsStillAndRestsOnThem() {
+        var meter = StillnessMeter()
+        meter.quantizationVariance = 0.01 * 0.01 / 12
+        // A hub's hundredths of a g, no noise under them: every reading the same.
+        let verdicts = feed(&meter, seconds: 10, rate: 50, noise: 0, resolution: 0.01, pose: { _ in (0.5, 0.1) })
+        guard let still = verdicts.first(where: { $0.verdict.longStill != nil })?.verdict.longStill else {
+            Issue.record("never still")
+            return
+        }
+        #expect(abs(still.pose.pitch - 0.5) < 1e-12 && abs(still.pose.sinRoll - 0.1) < 1e-12)
+        #expect(still.variance == meter.quantizationVariance)
+    }
+
+    @Test func readingsRepeatedByAFastLoopDoNotMakeATableLookMoving() {
+        // A 25 Hz part polled at 50 Hz: every reading twice.
+        var meter = StillnessMeter()
+        var random = SeededRandom(seed: 4)
+        var last = (0.5, 0.0)
+        var blockStart = 0.0
+        var stillWindows = 0
+        var windows = 0
+        for i in 0..<1000 {
+            let t = Double(i) / 50
+            if t - blockStart >= StillnessMeter.blockSeconds - 0.01 {
+                let v = meter.closeBlock(
+                    started: blockStart, at: t, magnitude: Moments(), judgeShort: true, judgeLong: false)
+                if t > 3 {
+                    windows += 1
+                    if v.shortStill != nil { stillWindows += 1 }
+                }
+                blockStart = t
+            }
+            if i % 2 == 0 { last = (0.5 + random.gaussian(sigma: 0.003), random.gaussian(sigma: 0.003)) }
+            meter.add(pitch: last.0, sinRoll: last.1)
+        }
+        #expect(Double(stillWindows) >= 0.95 * Double(windows))
+    }
+
+    /// The short window, that is: its 1.4 s blocks smooth a 2 Hz bounce out
+    /// of the long one, which `IntentGuard` does not judge while jostled.
+    @Test func aWalksBounceIsNotStillEvenSampledSlowly() {
+        // 0.2 g at 1.9 Hz in the magnitude, the pose unchanged, 10 Hz.
+        var meter = StillnessMeter()
+        let verdicts = feed(&meter, seconds: 20, rate: 10, noise: 0.003, magnitude: { 0.2 * sin(2 * .pi * 1.9 * $0) })
+        #expect(verdicts.allSatisfy { $0.verdict.shortStill == nil })
+    }
+
+    @Test func restingItDepartsOnAMovementAndNotOnNoise() {
+        var meter = StillnessMeter()
+        let verdicts = feed(&meter, seconds: 3, rate: 50, noise: 0.003)
+        guard let still = verdicts.last(where: { $0.verdict.shortStill != nil })?.verdict.shortStill else {
+            Issue.record("never still")
+            return
+        }
+        meter.settle(at: still.pose, variance: still.variance)
+        var random = SeededRandom(seed: 9)
+        var departures = 0
+        for _ in 0..<10_000 {
+            if meter.departs(pitch: 0.5 + random.gaussian(sigma: 0.003), sinRoll: random.gaussian(sigma: 0.003)) {
+                departures += 1
+            }
+        }
+        #expect(departures == 0)
+        #expect(meter.departs(pitch: 0.5 + 1.0 / 57.3, sinRoll: 0), "one degree")
+        // A slow creep of a third of a degree shows in the block means.
+        let creep = feed(&meter, from: 3, seconds: 3, rate: 50, noise: 0.003, pose: { t in (0.5 + (t - 3) * 0.002, 0) })
+        #expect(creep.contains { $0.verdict.departed })
+    }
+}
+
+@Suite struct JostleMeterBehaviour {
+    private func run(seconds: Double, rate: Double = 50, magnitude: (Double) -> Double) -> [(Double, Bool)] {
+        var meter = JostleMeter()
+        var moments = Moments()
+        var start = 0.0
+        var states: [(Double, Bool)] = []
+        var i = 0
+        while Double(i) / rate <= seconds {
+            let t = Double(i) / rate
+            i += 1
+            if t - start >= StillnessMeter.blockSeconds {
+                _ = meter.closeBlock(moments, seconds: t - start, at: t)
+                states.append((t, meter.isJostled))
+                moments = Moments()
+                start = t
+            }
+            moments.add(JostleMeter.deviation(magnitude(t)))
+        }
+        return states
+    }
+
+    @Test func aStillHandOrATableIsNotJostledNorAScaleThatIsALittleOff() {
+        var random = SeededRandom(seed: 2)
+        let states = run(seconds: 30) { _ in 1.03 + random.gaussian(sigma: 0.006) }
+        #expect(states.allSatisfy { !$0.1 })
+    }
+
+    @Test func aWalkIsJostledWithinASecondAndCalmAgainAFewSecondsAfter() {
+        let states = run(seconds: 20) { t in t >= 2 && t < 10 ? 1 + 0.15 * sin(2 * .pi * 1.9 * t) : 1 }
+        let began = states.first { $0.1 }?.0 ?? 99
+        #expect(began > 2 && began < 3)
+        // The level decays with 1 s (to half the threshold in about 3.4 s), then 2 s calm.
+        let ended = states.last { $0.1 }?.0 ?? 0
+        #expect(ended > 12 && ended < 16)
+    }
+
+    @Test func oneGlitchIsNoWalk() {
+        let states = run(seconds: 10) { t in abs(t - 5) < 0.01 ? 1.3 : 1 }
+        #expect(states.allSatisfy { !$0.1 })
+    }
+}

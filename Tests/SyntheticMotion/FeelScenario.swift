@@ -1,0 +1,200 @@
+import ScrollPhysics
+
+/// The situations the feel report and the intent tests play: a person
+/// reading and tilting on purpose, putting the device down, picking it up,
+/// slumping, walking, riding. Each is a `MotionScript` plus what the right
+/// behaviour is, so a report can say how far a run is from it.
+public struct FeelScenario: Sendable {
+    public var name: String
+    public var summary: String
+    public var script: MotionScript
+    /// The reading pose the person starts in (the engine's first neutral).
+    public var readingPitch: Double
+    /// Where nothing should be emitted: put down (from 2 s after the
+    /// touchdown), picked up at a new angle, drifting, walking, riding,
+    /// touched. Deliberate tilts out of the dead zone should scroll.
+    public var unwanted: [ClosedRange<Double>]
+    /// When the pose held becomes the neutral one in the script (a finger
+    /// lifting with `ZeroOnTouch`): tilts are measured from it afterwards.
+    public var rezero: (time: Double, pitch: Double)?
+
+    public init(
+        _ name: String, _ summary: String, script: MotionScript, readingPitch: Double,
+        unwanted: [ClosedRange<Double>] = [], rezero: (time: Double, pitch: Double)? = nil
+    ) {
+        self.name = name
+        self.summary = summary
+        self.script = script
+        self.readingPitch = readingPitch
+        self.unwanted = unwanted
+        self.rezero = rezero
+    }
+
+    /// The pitch tilts are measured from at `time`.
+    public func neutralPitch(at time: Double) -> Double {
+        if let r = rezero, time >= r.time { return r.pitch }
+        return readingPitch
+    }
+
+    /// Times the device came to rest on a surface from a hand.
+    public var touchdowns: [Double] {
+        let k = script.keyframes
+        return (1..<max(k.count, 1)).compactMap { i in
+            k[i].holder == .surface && k[i - 1].holder == .hand ? k[i].time : nil
+        }
+    }
+
+    /// Deliberate tilts: when the intended pose leaves and re-enters the
+    /// dead zone around the reading pose while a hand holds it throughout
+    /// (1 ms resolution). A put-down leaves the dead zone too, but the device
+    /// ends on a surface: that is no deliberate tilt.
+    public func tiltEpisodes(deadZoneDegrees: Double) -> [(exit: Double, reentry: Double?)] {
+        var episodes: [(exit: Double, reentry: Double?)] = []
+        var exit: Double?
+        var steps = 0
+        let end = script.duration
+        while Double(steps) * 0.001 <= end {
+            let t = Double(steps) * 0.001
+            steps += 1
+            let out = abs(script.intendedPose(at: t).pitch - neutralPitch(at: t)) > deadZoneDegrees
+            if out, exit == nil {
+                exit = t
+            } else if !out, let start = exit {
+                exit = nil
+                if !touchdowns.contains(where: { $0 >= start && $0 <= t }) { episodes.append((start, t)) }
+            }
+        }
+        if let start = exit, !touchdowns.contains(where: { $0 >= start }) { episodes.append((start, nil)) }
+        return episodes
+    }
+
+    /// Spans of at least 3 s where the hand holds a constant tilt outside the
+    /// dead zone: where the speed should be even.
+    public func holds(deadZoneDegrees: Double) -> [ClosedRange<Double>] {
+        let k = script.keyframes
+        var spans: [ClosedRange<Double>] = []
+        for i in 0..<max(k.count - 1, 0) {
+            let a = k[i]
+            let b = k[i + 1]
+            guard a.holder == .hand, a.pitch == b.pitch, a.roll == b.roll, b.time - a.time >= 3,
+                abs(a.pitch - neutralPitch(at: b.time)) > deadZoneDegrees
+            else { continue }
+            spans.append(a.time...b.time)
+        }
+        return spans
+    }
+}
+
+extension FeelScenario {
+    private static func held(_ t: Double, _ pitch: Double) -> MotionScript.Keyframe {
+        MotionScript.Keyframe(t, pitch: pitch)
+    }
+    private static func lying(_ t: Double, _ pitch: Double) -> MotionScript.Keyframe {
+        MotionScript.Keyframe(t, pitch: pitch, .surface)
+    }
+
+    /// Read at 30 degrees, tilt `by` degrees (positive: away) over `over`
+    /// seconds at 4 s, hold until 10 s, come back as fast, hold until 14 s.
+    public static func deliberateTilt(
+        _ name: String, by degrees: Double, over seconds: Double, hand: Hand = .typical
+    ) -> FeelScenario {
+        let summary =
+            "read at 30, tilt \(degrees > 0 ? "away" : "towards") \(abs(degrees)) deg over \(seconds) s, hold 6 s, back"
+        return FeelScenario(
+            name, summary,
+            script: MotionScript(
+                [
+                    held(0, 30), held(4, 30), held(4 + seconds, 30 + degrees), held(10, 30 + degrees),
+                    held(10 + seconds, 30), held(14, 30),
+                ], hand: hand),
+            readingPitch: 30)
+    }
+
+    public static let tiltAway12 = deliberateTilt("tilt-away-12", by: 12, over: 0.5)
+    public static let tiltToward8 = deliberateTilt("tilt-toward-8", by: -8, over: 0.4)
+    public static let tiltAway20Fast = deliberateTilt("tilt-away-20-fast", by: 20, over: 0.3)
+    /// Across the dead zone in about 2 s: still a deliberate tilt.
+    public static let tiltAway10Slow = deliberateTilt("tilt-away-10-slow", by: 10, over: 2.5)
+
+    /// A 30 s hold at 12 degrees with little sway.
+    public static let hold30s = FeelScenario(
+        "hold-12-for-30s", "read at 30, tilt away 12 deg at 3 s, hold 30 s with little sway, back",
+        script: MotionScript(
+            [held(0, 30), held(3, 30), held(3.5, 42), held(33.5, 42), held(34, 30), held(37, 30)], hand: .steady),
+        readingPitch: 30)
+
+    /// Reading at 35 degrees, then put down at `restPitch` and left for 30 s.
+    public static func putDown(_ name: String, on what: String, at restPitch: Double, carriage: Carriage? = nil)
+        -> FeelScenario
+    {
+        FeelScenario(
+            name, "read at 35, put down \(what) (pitch \(restPitch)) at 3 s, left for 30 s",
+            script: MotionScript(
+                [held(0, 35), held(3, 35), lying(3.7, restPitch), lying(33.7, restPitch)],
+                carriage: carriage.map { [(3.7...33.7, $0)] } ?? []),
+            readingPitch: 35, unwanted: [(3.7 + 2)...Double.infinity])
+    }
+
+    public static let putDownFlat = putDown("put-down-flat", on: "flat on a table", at: 90)
+    public static let putDownOnStand = putDown("put-down-stand", on: "leaned on a stand", at: 18)
+    public static let putDownOnDock = putDown(
+        "put-down-dock", on: "in a keyboard dock, typing", at: 20, carriage: .typing)
+
+    /// Read at 35, put down flat, picked up 12 s later and held at `pitch`.
+    public static func pickUp(_ name: String, to pitch: Double, thenTilt: Bool) -> FeelScenario {
+        var frames = [held(0, 35), held(3, 35), lying(3.7, 90), held(15, 90), held(15.8, pitch), held(20, pitch)]
+        if thenTilt { frames += [held(20.5, pitch + 12), held(24, pitch + 12), held(24.5, pitch)] }
+        frames.append(held(frames.last!.time + 4, pitch))
+        return FeelScenario(
+            name,
+            "read at 35, put down flat at 3 s, picked up at 15 s and held at \(pitch)"
+                + (thenTilt ? ", tilted 12 deg away at 20 s" : ""),
+            script: MotionScript(frames), readingPitch: 35,
+            unwanted: [(3.7 + 2)...(thenTilt ? 20 : Double.infinity)])
+    }
+
+    public static let pickUpAtNewAngle = pickUp("pick-up-new-angle", to: 55, thenTilt: false)
+    public static let pickUpAtOldAngle = pickUp("pick-up-old-angle", to: 35, thenTilt: true)
+
+    /// 6 degrees over a minute.
+    public static let slowSlump = FeelScenario(
+        "slow-slump", "read at 30, slumping 6 deg away over a minute, then staying so for 10 s",
+        script: MotionScript([held(0, 30), held(2, 30), held(62, 36), held(72, 36)]),
+        readingPitch: 30, unwanted: [0...Double.infinity])
+
+    public static let walking = FeelScenario(
+        "walking", "read at 30 while walking for 20 s (0.2 g bounce, 2 deg wobble)",
+        script: MotionScript(
+            [held(0, 30), held(21, 30)], carriage: [(1...21, .walking(bounceG: 0.2, wobbleDegrees: 2))]),
+        readingPitch: 30, unwanted: [0...Double.infinity])
+
+    public static let walkingWithTilt = FeelScenario(
+        "walking-tilt", "read at 30 while walking, tilt away 15 deg at 8 s for 4 s",
+        script: MotionScript(
+            [held(0, 30), held(8, 30), held(8.5, 45), held(12, 45), held(12.5, 30), held(21, 30)],
+            carriage: [(1...21, .walking(bounceG: 0.2, wobbleDegrees: 2))]),
+        readingPitch: 30, unwanted: [0...7.9, 13.5...Double.infinity])
+
+    public static let riding = FeelScenario(
+        "riding", "read at 30 on a bumpy ride (bumps up to 1 g) for 30 s",
+        script: MotionScript([held(0, 30), held(31, 30)], carriage: [(1...31, .riding())], seed: 7),
+        readingPitch: 30, unwanted: [0...Double.infinity])
+
+    /// Read at 30, scrolling at 42 from 3 s; a finger on the screen from 6 s
+    /// to 8 s while the hand settles to 38; tilted 12 degrees further at 11 s.
+    public static let touchAndScroll = FeelScenario(
+        "touch-and-scroll",
+        "read at 30, tilt away 12 at 3 s; touch 6-8 s while settling at 38; from 38 tilt 12 away at 11 s",
+        script: MotionScript(
+            [
+                held(0, 30), held(3, 30), held(3.5, 42), held(6, 42), held(6.8, 38), held(11, 38), held(11.5, 50),
+                held(16, 50), held(16.5, 38), held(19, 38),
+            ], contacts: [6...8]),
+        readingPitch: 30, unwanted: [(6 + 1.0 / 60)...10.9], rezero: (8, 38))
+
+    /// Every scenario, in the feel report's order.
+    public static let all: [FeelScenario] = [
+        tiltAway12, tiltToward8, tiltAway20Fast, tiltAway10Slow, hold30s, putDownFlat, putDownOnStand, putDownOnDock,
+        pickUpAtNewAngle, pickUpAtOldAngle, slowSlump, walking, walkingWithTilt, riding, touchAndScroll,
+    ]
+}

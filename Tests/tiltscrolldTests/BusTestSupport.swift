@@ -1,0 +1,160 @@
+import CSystemd
+import Foundation
+import Glibc
+import Testing
+
+@testable import tiltscrolld
+
+/// A dbus-daemon of the test's own, configured like the system bus (nothing
+/// may be owned or called unless a policy allows it) plus the project's
+/// policy file, dbus/io.github.tiltscroll.TiltScroll1.conf, as installed.
+final class PrivateSystemBus {
+    let directory = ServiceTemporaryDirectory()
+    let process = Process()
+    var address: String { "unix:path=\(directory.path)/bus" }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let policyFile = repository + "/dbus/io.github.tiltscroll.TiltScroll1.conf"
+    static let contractFile = repository + "/dbus/io.github.tiltscroll.TiltScroll1.xml"
+
+    init() throws {
+        let configuration = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>system</type>
+              <listen>unix:path=\(directory.path)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/>
+                <deny own="*"/>
+                <deny send_type="method_call"/>
+                <allow send_type="signal"/>
+                <allow send_requested_reply="true" send_type="method_return"/>
+                <allow send_requested_reply="true" send_type="error"/>
+                <allow receive_type="method_call"/>
+                <allow receive_type="method_return"/>
+                <allow receive_type="error"/>
+                <allow receive_type="signal"/>
+                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
+                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
+              </policy>
+              <include>\(PrivateSystemBus.policyFile)</include>
+            </busconfig>
+            """
+        try directory.write("bus.conf", configuration)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        process.arguments = ["--nofork", "--nopidfile", "--config-file=\(directory.path)/bus.conf"]
+        // dbus-daemon tells systemd READY=1 where NOTIFY_SOCKET points, and
+        // the notifier's tests point it at their listener.
+        process.environment = PrivateSystemBus.childEnvironment
+        // Its complaints (fd limits in a container, reply limits reached on purpose) are no test output.
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: directory.path + "/bus") {
+            guard Date() < deadline, process.isRunning else { throw BusError.system(-ETIMEDOUT, "start dbus-daemon") }
+            usleep(10_000)
+        }
+    }
+
+    /// The test's environment without what makes a systemd-aware program
+    /// report to a notify socket: the notifier's tests point NOTIFY_SOCKET at
+    /// their listener, and dbus-daemon (READY=1) and busctl (ERRNO=) report.
+    static var childEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter {
+            !["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"].contains($0.key)
+        }
+    }
+
+    func stop() {
+        // SIGKILL: the test runner's blocked signals are inherited, SIGTERM may be among them.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        directory.remove()
+    }
+}
+
+/// Drives connections the way the daemon's loop does (poll, then process)
+/// until a condition holds.
+enum BusPump {
+    /// Polls and processes `connections` until `done()` or `seconds` pass;
+    /// false on timeout.
+    @discardableResult
+    static func run(_ connections: [BusConnection], seconds: Double = 10, until done: () -> Bool) -> Bool {
+        let deadline = DaemonClock.now() + seconds
+        while !done() {
+            let now = DaemonClock.now()
+            guard now < deadline else { return false }
+            var entries = connections.map { pollfd(fd: $0.descriptor.rawValue, events: $0.events, revents: 0) }
+            var wake = deadline
+            for connection in connections { wake = min(wake, connection.deadline(now: now) ?? wake) }
+            let timeout = Int32(max(0, min(100, ((wake - now) * 1000).rounded(.up))))
+            _ = poll(&entries, nfds_t(entries.count), timeout)
+            for connection in connections { try? connection.process() }
+        }
+        return true
+    }
+
+    /// Runs `busctl` against `bus` while processing `connections`; its
+    /// output and exit status.
+    static func busctl(_ arguments: [String], on bus: PrivateSystemBus, serving connections: [BusConnection]) -> (
+        status: Int32, output: String
+    ) {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/busctl")
+        process.arguments = ["--address=\(bus.address)"] + arguments
+        process.environment = PrivateSystemBus.childEnvironment
+        process.standardOutput = pipe
+        process.standardError = pipe
+        guard (try? process.run()) != nil else {
+            Issue.record("busctl did not start")
+            return (-1, "")
+        }
+        var output = Data()
+        let reader = pipe.fileHandleForReading
+        let collected = run(connections, seconds: 20) { !process.isRunning }
+        if !collected {
+            Issue.record("busctl \(arguments.prefix(5)) did not finish within 20 s")
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        output.append(reader.readDataToEndOfFile())
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
+
+/// The daemon's side of the bus service in a test: records what it is asked.
+final class RecordingControls: BusControls {
+    var enabledWrites: [(Bool, BusCaller)] = []
+    var sensitivityWrites: [Double] = []
+    var calibrations = 0
+    var calibrateRefusal: BusError?
+    weak var service: BusService?
+
+    func busSetEnabled(_ on: Bool, by caller: BusCaller) {
+        enabledWrites.append((on, caller))
+        guard let service else { return }
+        var changed = service.properties
+        changed.enabled = on
+        service.publish(changed)
+    }
+
+    func busSetSensitivity(_ factor: Double, by caller: BusCaller) {
+        sensitivityWrites.append(factor)
+    }
+
+    func busCalibrate(by caller: BusCaller) throws(BusError) {
+        if let calibrateRefusal { throw calibrateRefusal }
+        calibrations += 1
+    }
+}
+
+extension PublishedProperties {
+    static let sample = PublishedProperties(
+        enabled: true, sensitivity: 1, active: true, state: .active, stateReason: "scrolling with kxcjk1013",
+        tabletMode: .unknown, sensor: ("kxcjk1013", "/sys/devices/i2c-0/0-000f/iio:device0"),
+        orientation: .normal)
+}

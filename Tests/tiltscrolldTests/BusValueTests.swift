@@ -1,0 +1,227 @@
+import ScrollPhysics
+import Testing
+
+@testable import tiltscrolld
+
+@Suite struct AuthorizationOrder {
+    let granted = AuthorizationVerdict.granted(BusCaller(sender: ":1.7", uid: 1000))
+    let refused = AuthorizationVerdict.refused(BusError(name: BusError.accessDenied, message: "no"))
+
+    @Test func aCallersChangesAreReleasedInTheOrderSentWhateverOrderTheyAreDecided() {
+        var queue = AuthorizationQueue()
+        let first = queue.admit(sender: ":1.7")!
+        let second = queue.admit(sender: ":1.7")!
+        let third = queue.admit(sender: ":1.7")!
+        #expect(queue.decide(third, granted).isEmpty)
+        #expect(queue.decide(second, refused).isEmpty)
+        #expect(queue.decide(first, granted).map(\.id) == [first, second, third])
+        #expect(queue.isEmpty)
+    }
+
+    @Test func anotherCallerIsNotHeldUp() {
+        var queue = AuthorizationQueue()
+        let slow = queue.admit(sender: ":1.7")!
+        let fast = queue.admit(sender: ":1.9")!
+        #expect(queue.decide(fast, granted).map(\.id) == [fast])
+        #expect(queue.decide(slow, refused).map(\.verdict) == [refused])
+    }
+
+    @Test func aVerdictIsTakenOnceAndUnknownIdsAreIgnored() {
+        var queue = AuthorizationQueue()
+        let id = queue.admit(sender: ":1.7")!
+        #expect(queue.decide(id + 1, granted).isEmpty)
+        #expect(queue.decide(id, granted).count == 1)
+        #expect(queue.decide(id, refused).isEmpty)
+    }
+
+    @Test func callersAndTheWholeQueueAreBounded() {
+        var queue = AuthorizationQueue()
+        for _ in 0..<AuthorizationQueue.perCallerLimit { #expect(queue.admit(sender: ":1.7") != nil) }
+        #expect(queue.admit(sender: ":1.7") == nil)
+        var others = 1
+        while queue.admit(sender: ":2.\(others)") != nil { others += 1 }
+        #expect(queue.entries.count == AuthorizationQueue.limit)
+    }
+}
+
+@Suite struct PolkitVerdicts {
+    let caller = BusCaller(sender: ":1.42", uid: 1000)
+
+    @Test func authorizedIsGranted() {
+        #expect(
+            PolkitAnswer.verdict(authorized: true, challenge: false, action: .switchScrolling, caller: caller)
+                == .granted(caller))
+    }
+
+    @Test func notAuthorizedIsAccessDeniedNamingTheActionAndTheCaller() {
+        guard
+            case .refused(let error) = PolkitAnswer.verdict(
+                authorized: false, challenge: false, action: .setSensitivity, caller: caller)
+        else {
+            Issue.record("granted")
+            return
+        }
+        #expect(error.name == BusError.accessDenied)
+        #expect(error.message.contains("io.github.tiltscroll.set-sensitivity") && error.message.contains("uid 1000"))
+    }
+
+    @Test func aChallengeIsRefusedToo() {
+        guard
+            case .refused(let error) = PolkitAnswer.verdict(
+                authorized: false, challenge: true, action: .calibrate, caller: caller)
+        else {
+            Issue.record("granted")
+            return
+        }
+        #expect(error.name == BusError.accessDenied && error.message.contains("authentication"))
+    }
+
+    @Test func polkitMissingOrSilentIsItsOwnError() {
+        for failure in [
+            BusError(name: BusError.serviceUnknown, message: "The name org.freedesktop.PolicyKit1 was not provided"),
+            BusError(name: "org.freedesktop.DBus.Error.NoReply", message: "Method call timed out"),
+            BusError(name: "org.freedesktop.systemd1.UnitMasked", message: "Unit polkit.service is masked."),
+        ] {
+            guard
+                case .refused(let error) = PolkitAnswer.verdict(callFailed: failure, action: .calibrate, caller: caller)
+            else {
+                Issue.record("granted")
+                continue
+            }
+            #expect(error.name == BusError.polkitUnavailable)
+            #expect(error.message.contains(failure.name) && error.message.contains("only root"))
+        }
+    }
+
+    @Test func polkitsOwnErrorIsItsRefusal() {
+        let failure = BusError(name: "org.freedesktop.PolicyKit1.Error.Failed", message: "no such subject")
+        #expect(
+            PolkitAnswer.verdict(callFailed: failure, action: .calibrate, caller: caller)
+                == .refused(
+                    BusError(
+                        name: BusError.accessDenied,
+                        message:
+                            "Not authorized to re-centre tilt scrolling: polkit refused to check uid 1000 (:1.42): "
+                            + "org.freedesktop.PolicyKit1.Error.Failed: no such subject")))
+    }
+}
+
+@Suite struct PublishedPropertyChanges {
+    @Test func onlyWhatDiffersIsNamedInTheInterfacesOrder() {
+        var changed = PublishedProperties.sample
+        #expect(changed.changes(since: .sample).isEmpty)
+        changed.orientation = "left-up"
+        changed.enabled = false
+        changed.stateReason = "another reason"
+        #expect(changed.changes(since: .sample) == [.enabled, .state, .orientation])
+    }
+
+    @Test func noSensorReadsAsEmptyAndUndefined() {
+        let none = PublishedProperties(
+            enabled: true, sensitivity: 1, active: false, state: .waitingForSensor, stateReason: "waiting",
+            tabletMode: .unknown, sensor: nil, orientation: nil)
+        #expect(none.sensorName == "" && none.sensorPath == "" && none.orientation == "undefined")
+    }
+
+    @Test func theSensorsStringsAreShownEscapedAndBounded() {
+        let hostile = DeviceText("kx\u{1b}[2J\u{1b}]0;owned\u{07}\u{7f}\u{9b}" + String(repeating: "é", count: 5000))
+        let shown = PublishedProperties(
+            enabled: true, sensitivity: 1, active: true, state: .active, stateReason: "",
+            tabletMode: .unknown, sensor: (hostile, "/sys/devices/iio:device0"), orientation: nil)
+        #expect(shown.sensorName.hasPrefix("kx\\x1b[2J\\x1b]0;owned\\x07\\x7f\\xc2\\x9b"))
+        #expect(!shown.sensorName.utf8.contains { $0 < 0x20 || $0 == 0x7f })
+        #expect(shown.sensorName.hasSuffix("…") && shown.sensorName.utf8.count <= DisplayEscaping.fieldLimit)
+        #expect(shown.sensorPath == "/sys/devices/iio:device0")
+    }
+
+    @Test func tabletModeReadings() {
+        #expect(
+            TabletModeReading(true) == .tablet && TabletModeReading(false) == .laptop
+                && TabletModeReading(nil) == .unknown)
+    }
+
+    @Test func everyPropertyHasAMemberAndASignature() {
+        #expect(
+            BusProperty.allCases.map { $0.member.description } == [
+                "Enabled", "Sensitivity", "Active", "State", "TabletMode", "Sensor", "Orientation", "Version",
+            ])
+        #expect(BusProperty.named("Sensitivity") == .sensitivity && BusProperty.named("sensitivity") == nil)
+        #expect(BusProperty.allCases.filter(\.isWritable) == [.enabled, .sensitivity])
+    }
+}
+
+@Suite struct BusDeadlines {
+    @Test func aMonotonicDeadlineIsTheSameDistanceAwayOnTheDaemonsClock() {
+        // Monotonic now 100 s, deadline at 102.5 s; the boot clock is 40 s ahead (suspended).
+        let deadline = BusConnection.daemonDeadline(
+            monotonicMicroseconds: 102_500_000, monotonicNow: 100_000_000_000, daemonNow: 140)
+        #expect(abs(deadline - 142.5) < 1e-9)
+        #expect(
+            BusConnection.daemonDeadline(monotonicMicroseconds: 1, monotonicNow: 100_000_000_000, daemonNow: 140)
+                == 140)
+    }
+}
+
+@Suite struct UserControlsFile {
+    @Test func formatThenParseGivesTheControlsBack() throws {
+        for controls in [
+            UserControls(enabled: true, sensitivity: 1), UserControls(enabled: false, sensitivity: 0.25),
+            UserControls(enabled: true, sensitivity: 3.3333333333333335),
+        ] {
+            #expect(try UserControlsFormat.parse(UserControlsFormat.format(controls)) == controls)
+        }
+    }
+
+    @Test func theFileReadsLikeTheManPageSays() {
+        #expect(
+            UserControlsFormat.format(UserControls(enabled: false, sensitivity: 1.5)) == """
+                # tiltscroll controls (tiltscrolld(8), FILES); written by tiltscrolld
+                version=1
+                enabled=no
+                sensitivity=1.5
+
+                """)
+    }
+
+    @Test func aBadFileSaysWhereAndWhy() {
+        let cases: [(String, RecordFormatError)] = [
+            (
+                "version=1\nenabled=maybe\nsensitivity=1\n",
+                .init(line: 2, message: "enabled must be yes or no, got 'maybe'")
+            ),
+            (
+                "version=1\nenabled=yes\nsensitivity=9\n",
+                .init(line: 3, message: "Sensitivity must be a number from 0.25 to 4, got 9.0")
+            ),
+            (
+                "version=1\nenabled=yes\nsensitivity=nan\n",
+                .init(line: 3, message: "'nan' is not a finite decimal number")
+            ),
+            (
+                "version=2\nenabled=yes\nsensitivity=1\n",
+                .init(line: 1, message: "version '2' is not 1 (another tiltscroll wrote it)")
+            ),
+            ("version=1\nenabled=yes\n", .init(message: "'sensitivity' is missing")),
+            (
+                "version=1\nenabled=yes\nenabled=no\nsensitivity=1\n",
+                .init(line: 3, message: "'enabled' given twice (first on line 2)")
+            ),
+            ("version=1\nenabled=yes\nsensitivity=1\nspeed=3\n", .init(line: 4, message: "unknown key 'speed'")),
+            ("garbage\n", .init(line: 1, message: "expected key=value, got 'garbage'")),
+        ]
+        for (text, expected) in cases {
+            #expect(throws: expected) { try UserControlsFormat.parse(text) }
+        }
+    }
+
+    @Test func aFirstStartFollowsWhen() {
+        #expect(UserControls.initial(for: .manual) == UserControls(enabled: false, sensitivity: 1))
+        #expect(UserControls.initial(for: .auto) == UserControls(enabled: true, sensitivity: 1))
+    }
+
+    @Test func theSensitivityScalesSpeed() {
+        var settings = ScrollSettings()
+        settings.speed = 12
+        #expect(UserControls(enabled: true, sensitivity: 0.5).applied(to: settings).speed == 6)
+    }
+}
