@@ -9,8 +9,10 @@
 
 const {Gio} = imports.gi;
 
+// PolkitUnavailable: the daemon refuses what it cannot authorize.
 const REFUSALS = new Set([
     'org.freedesktop.DBus.Error.AccessDenied',
+    'io.github.tiltscroll.TiltScroll1.Error.PolkitUnavailable',
     'org.freedesktop.DBus.Error.AuthFailed',
     'org.freedesktop.DBus.Error.InteractiveAuthorizationRequired',
 ]);
