@@ -78,6 +78,12 @@ DBUSPOLICYDIR ?= $(if $(filter /usr /usr/,$(PREFIX)),$(PREFIX)/share/dbus-1/syst
 POLKITACTIONDIR ?= /usr/share/polkit-1/actions
 DBUSINTERFACEDIR ?= $(PREFIX)/share/dbus-1/interfaces
 INSTALL ?= install
+# The GNOME Shell extension, system-wide: the shell looks in every
+# $XDG_DATA_DIRS/gnome-shell/extensions, /usr/local/share's included.
+GNOMESHELLEXTENSIONDIR ?= $(PREFIX)/share/gnome-shell/extensions
+GNOME_EXTENSION = $(GNOMESHELLEXTENSIONDIR)/tiltscroll@tiltscroll.github.io
+GNOME_EXTENSION_FILES = metadata.json extension.js toggle.js service.js notifier.js errors.js sensitivity.js \
+	io.github.tiltscroll.TiltScroll1.xml icons/tiltscroll-symbolic.svg
 
 EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --config $(SYSCONFDIR)/tiltscroll.conf)
 
@@ -98,6 +104,8 @@ install:
 	$(INSTALL) -m 0644 man/tiltscrolld.8 '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8'
 	$(INSTALL) -m 0644 man/tiltscroll.conf.5 '$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5'
 	$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
+	$(INSTALL) -d '$(DESTDIR)$(GNOME_EXTENSION)/icons'
+	for f in $(GNOME_EXTENSION_FILES); do $(INSTALL) -m 0644 "gnome-shell/$$f" '$(DESTDIR)$(GNOME_EXTENSION)/'"$$f" || exit 1; done
 	@if [ -e '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf' ]; then \
 		echo "keeping the existing $(SYSCONFDIR)/tiltscroll.conf (the new example is $(DOCDIR)/tiltscroll.conf.example)"; \
 	else \
@@ -116,6 +124,8 @@ uninstall:
 		'$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.tiltscroll.TiltScroll1.xml' \
 		'$(DESTDIR)$(POLKITACTIONDIR)/io.github.tiltscroll.policy'
 	-rmdir '$(DESTDIR)$(DOCDIR)' 2>/dev/null
+	for f in $(GNOME_EXTENSION_FILES); do rm -f '$(DESTDIR)$(GNOME_EXTENSION)/'"$$f"; done
+	-rmdir '$(DESTDIR)$(GNOME_EXTENSION)/icons' '$(DESTDIR)$(GNOME_EXTENSION)' 2>/dev/null
 	@if cmp -s conf/tiltscroll.conf '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; then \
 		echo "rm -f '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'"; rm -f '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf'; \
 	elif [ -e '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf' ]; then \
