@@ -105,6 +105,7 @@ extension Daemon {
                 }
             case "input":
                 handleInputDevice(event)
+                handleTouchDeviceEvent(event, now: now)
             default:
                 break
             }
@@ -119,6 +120,7 @@ extension Daemon {
             }
             lookForSensor = true
             rescanSwitches()
+            refreshTouchDevices(now: now)
         }
         if lookForSensor, source == nil {
             device = nil

@@ -78,6 +78,7 @@ extension Daemon {
         }
 
         source = opened
+        engine.setSensorResolution(opened.calibration.resolution)
         holdReadsUntil = nil
         reacquireDelay = Daemon.firstRetryDelay
         if let saved = savedNeutral {
@@ -149,7 +150,7 @@ extension Daemon {
             let name = device?.name ?? "?"
             let mode = source?.mode.rawValue ?? "?"
             if output == .monitor { return "Watching \(name) (\(mode) capture); the monitor emits nothing" }
-            return "Scrolling with \(name) (\(mode) capture)"
+            return "Scrolling with \(name) (\(mode) capture)" + (shownIntent.map { "; \($0.name): \($0.reason)" } ?? "")
         case .waitingForSensor:
             if let device { return "Cannot open \(device.name) yet; retrying" }
             return "Waiting for an accelerometer"
@@ -162,7 +163,8 @@ extension Daemon {
     /// changes. Comparing the parts allocates nothing; only a change builds
     /// the line.
     func updateStatus() {
-        let key = StatusKey(state: activation.state, mode: source?.mode, deviceName: device?.name)
+        let key = StatusKey(
+            state: activation.state, mode: source?.mode, deviceName: device?.name, intent: shownIntent)
         guard key != lastStatusKey else { return }
         lastStatusKey = key
         let line = statusLine()
@@ -181,6 +183,7 @@ extension Daemon {
         var state: Activation.State
         var mode: CaptureMode?
         var deviceName: String?
+        var intent: IntentState?
     }
 
     func monitorSnapshot() -> MonitorSnapshot {

@@ -14,7 +14,8 @@ enum FrameOutput: Equatable {
 /// The running daemon: one thread, one `poll()` loop.
 ///
 /// Every source of events is a descriptor or a deadline: signals (signalfd),
-/// udev hotplug (netlink), tablet-mode switches (evdev), the sensor (a buffer
+/// udev hotplug (netlink), tablet-mode switches and touch devices (evdev,
+/// read-only), the sensor (a buffer
 /// descriptor, or a read deadline when polling sysfs), the physics' output
 /// clock, a re-acquire back-off and the systemd watchdog. With nothing to do
 /// (scrolling off, or held still) no deadline exists except the watchdog's,
@@ -29,6 +30,10 @@ final class Daemon {
     let signals: SignalChannel
     var hotplug: HotplugListener?
     var switches: [TabletModeSwitch] = []
+    /// Touchscreens and pens, followed while scrolling (`Daemon+Touch`).
+    let touchDevices = TouchDevices()
+    /// The intent state last shown (`Daemon+Intent`); nil while not capturing.
+    var shownIntent: IntentState?
 
     /// The accelerometer chosen, while one is known.
     var device: AccelerometerDevice?
@@ -166,6 +171,7 @@ final class Daemon {
         hotplug?.close()
         for sw in switches { sw.close() }
         switches.removeAll()
+        touchDevices.closeAll()
         pidFile?.remove()
         signals.close()
     }
@@ -176,10 +182,13 @@ final class Daemon {
     func loop() -> Bool {
         while !stopRequested {
             let now = DaemonClock.now()
+            reconcileTouchDevices(now: now)
+            followIntent(now: now)
             poller.reset()
             let signalSlot = poller.watch(signals.descriptor)
             let hotplugSlot = hotplug.map { poller.watch($0.descriptor) }
             for sw in switches { poller.watch(sw.descriptor) }
+            for device in touchDevices.devices { poller.watch(device.descriptor) }
             let sourceSlot = source?.pollDescriptor.map { poller.watch($0) }
 
             do {
@@ -193,6 +202,7 @@ final class Daemon {
             if poller.isReadable(signalSlot) { handleSignals(now: woke) }
             if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
             handleSwitches()
+            handleTouchDevices(now: woke)
             captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
             emitDueFrame(now: woke)
             notifier.pingWatchdogIfDue(now: woke)
