@@ -28,7 +28,7 @@ extension Daemon {
             printer.writeChanges(engine.readout, at: now - startTime, to: &line)
             StandardOutput.write(line)
         }
-        updateStatus()
+        updateStatus(quietly: true)
     }
 }
 

@@ -159,10 +159,10 @@ extension Daemon {
         }
     }
 
-    /// Tells systemd (and the log, in debug) when the state a user would see
-    /// changes. Comparing the parts allocates nothing; only a change builds
-    /// the line.
-    func updateStatus() {
+    /// Tells systemd (and the log, in debug, unless `quietly`: a caller that
+    /// logged the change itself) when the state a user would see changes.
+    /// Comparing the parts allocates nothing; only a change builds the line.
+    func updateStatus(quietly: Bool = false) {
         let key = StatusKey(
             state: activation.state, mode: source?.mode, deviceName: device?.name, intent: shownIntent)
         guard key != lastStatusKey else { return }
@@ -171,7 +171,7 @@ extension Daemon {
         guard line != lastStatus else { return }
         lastStatus = line
         notifier.status(line)
-        Log.debug("Status: \(line)")
+        if !quietly { Log.debug("Status: \(line)") }
     }
 
     /// Whether the daemon is still starting: the first acquisition decides

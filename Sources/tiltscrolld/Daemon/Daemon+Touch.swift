@@ -60,8 +60,8 @@ extension Daemon {
     }
 
     private func tellEngineTouch(_ touching: Bool, now: Double) {
+        // No line of its own in the log: the intent state says it (touched).
         engine.touch(touching, at: now)
-        Log.debug(touching ? "Touch: a contact began" : "Touch: the last contact ended")
         if output == .print {
             var line = ""
             printer.write(

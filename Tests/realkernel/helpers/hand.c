@@ -251,7 +251,7 @@ static void timeline(const struct hand_sensor *s, const double m[9], const char 
 			p = pitches[0];
 		p += 0.2 * sin(2 * HAND_PI * 7.7 * t) + 0.1 * sin(2 * HAND_PI * 2.9 * t + 1);
 		long raw[3];
-		hand_pose_raw(s, m, p, 0, none, raw);
+		hand_pose_raw(s, m, p, 0, 1, none, raw);
 		printf("%ld %ld %ld %ld\n", (long)(t * 1000000 + 0.5), raw[0], raw[1], raw[2]);
 	}
 }
