@@ -11,8 +11,8 @@ final class PollCapture: SampleSource {
     /// Seconds between reads.
     let period: Double
 
-    private let deviceName: String
-    private let devicePath: String
+    private let deviceName: DeviceText
+    private let devicePath: DeviceText
     let calibration: AccelCalibration
     private let journal: SettingsJournal
     private let x: FileDescriptor
@@ -187,13 +187,11 @@ final class PollCapture: SampleSource {
         }
         let bytes = UnsafeRawBufferPointer(rebasing: text[..<count])
         guard count < text.count, let raw = DecimalNumber.parseInteger(ascii: bytes) else {
-            let value = String(decoding: bytes, as: UTF8.self)
+            let value = DeviceText(bytes: bytes).trimmed
             throw .failed(
                 CaptureError(
                     kind: .invalidValue,
-                    message:
-                        "\(devicePath)/in_accel_\(axis)_raw holds '\(SysfsAttribute.trimmed(value))', "
-                        + "which is not an integer"))
+                    message: "\(devicePath)/in_accel_\(axis)_raw holds '\(value)', which is not an integer"))
         }
         return raw
     }

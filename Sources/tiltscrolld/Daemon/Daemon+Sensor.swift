@@ -182,7 +182,7 @@ extension Daemon {
     struct StatusKey: Equatable {
         var state: Activation.State
         var mode: CaptureMode?
-        var deviceName: String?
+        var deviceName: DeviceText?
         var intent: IntentState?
     }
 

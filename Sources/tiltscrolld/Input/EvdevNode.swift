@@ -8,17 +8,18 @@ import Glibc
 /// current by `drain`, including after the kernel dropped events.
 final class EvdevNode {
     let descriptor: FileDescriptor
-    let deviceNode: String
-    /// The device's name as its driver gives it, for logs.
-    let name: String
+    let deviceNode: DeviceText
+    /// The device's name as its driver gives it (a USB device's own
+    /// strings, for one), escaped when shown.
+    let name: DeviceText
     private var handle: OpaquePointer?
 
-    private init(descriptor: FileDescriptor, deviceNode: String, handle: OpaquePointer) {
+    private init(descriptor: FileDescriptor, deviceNode: DeviceText, handle: OpaquePointer) {
         self.descriptor = descriptor
         self.deviceNode = deviceNode
         self.handle = handle
         // Never NULL, though it may be empty (libevdev_get_name).
-        self.name = String(cString: libevdev_get_name(handle))
+        self.name = DeviceText(cString: libevdev_get_name(handle))
     }
 
     deinit { close() }
@@ -29,10 +30,10 @@ final class EvdevNode {
     ///
     /// Fails with `.deviceGone` when the node does not exist (unplugged since
     /// it was announced), `.permissionDenied`, `.notAnInputDevice`, or `.system`.
-    static func open(_ deviceNode: String) throws(InputDeviceError) -> EvdevNode {
+    static func open(_ deviceNode: DeviceText) throws(InputDeviceError) -> EvdevNode {
         let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(deviceNode, [.readOnly, .nonBlocking])
+            descriptor = try FileDescriptor.open(deviceNode.unescaped, [.readOnly, .nonBlocking])
         } catch {
             throw InputDeviceError(error, path: deviceNode)
         }
@@ -130,7 +131,7 @@ final class EvdevNode {
 
 extension InputDeviceError {
     /// A failed call on the input device at `path`, classified.
-    init(_ error: SystemError, path: String) {
+    init(_ error: SystemError, path: DeviceText) {
         switch error.code {
         case .noSuchFileOrDirectory, .noSuchDevice, .noSuchDeviceOrAddress: self = .deviceGone(path: path)
         case .permissionDenied, .notPermitted: self = .permissionDenied(path: path)

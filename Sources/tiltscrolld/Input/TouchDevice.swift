@@ -9,13 +9,13 @@ import Glibc
 /// looked at, kept apart or written anywhere.
 final class TouchDevice {
     let kind: TouchInputKind
-    let sysfsPath: String
+    let sysfsPath: DeviceText
     private let node: EvdevNode
 
     var descriptor: FileDescriptor { node.descriptor }
-    var deviceNode: String { node.deviceNode }
-    /// The device's name as its driver gives it, for logs.
-    var name: String { node.name }
+    var deviceNode: DeviceText { node.deviceNode }
+    /// The device's name as its driver gives it, escaped when shown.
+    var name: DeviceText { node.name }
 
     /// Contact as of the last frame read (`SYN_REPORT`), or of opening.
     private(set) var inContact: Bool

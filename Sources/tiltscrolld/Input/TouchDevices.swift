@@ -39,7 +39,7 @@ final class TouchDevices {
             device.close()
             devices.remove(at: index)
         }
-        var unreadable: [String] = []
+        var unreadable: [DeviceText] = []
         for record in records where !devices.contains(where: { $0.deviceNode == record.deviceNode }) {
             do {
                 try add(record)
@@ -51,7 +51,7 @@ final class TouchDevices {
         }
         if !unreadable.isEmpty {
             Log.warning(
-                "Cannot read \(unreadable.joined(separator: ", ")): permission denied; a finger on it will not "
+                "Cannot read \(unreadable.map(\.description).joined(separator: ", ")): permission denied; a finger on it will not "
                     + "pause tilt (needs \(InputDeviceError.eventDeviceAccess))")
         }
     }
@@ -68,7 +68,7 @@ final class TouchDevices {
     }
 
     /// A device udev says is gone (hotplug `remove`): its contact ends.
-    func removed(deviceNode: String) {
+    func removed(deviceNode: DeviceText) {
         guard let index = devices.firstIndex(where: { $0.deviceNode == deviceNode }) else { return }
         let device = devices.remove(at: index)
         device.close()

@@ -41,8 +41,8 @@ struct DeviceEvent: Equatable {
     var action: DeviceAction
     /// "iio" or "input".
     var subsystem: String
-    var sysfsPath: String
-    var deviceNode: String?
+    var sysfsPath: DeviceText
+    var deviceNode: DeviceText?
     /// For input devices: a touchscreen or a pen, as udev tagged it (nil otherwise).
     var touchKind: TouchInputKind? = nil
 }
@@ -127,8 +127,8 @@ final class HotplugListener {
                 DeviceEvent(
                     action: DeviceAction(udev_device_get_action(device).map { String(cString: $0) } ?? ""),
                     subsystem: udev_device_get_subsystem(device).map { String(cString: $0) } ?? "",
-                    sysfsPath: String(cString: syspath),
-                    deviceNode: udev_device_get_devnode(device).map { String(cString: $0) },
+                    sysfsPath: DeviceText(cString: syspath),
+                    deviceNode: udev_device_get_devnode(device).map { DeviceText(cString: $0) },
                     touchKind: TouchInputKind(udevDevice: device)))
         }
         return lost

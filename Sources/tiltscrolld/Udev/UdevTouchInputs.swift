@@ -32,9 +32,9 @@ enum TouchInputKind: String, Equatable, Sendable, CaseIterable {
 
 /// One event device udev tags as a touchscreen or a pen.
 struct TouchInputRecord: Equatable {
-    var sysfsPath: String
+    var sysfsPath: DeviceText
     /// `/dev/input/eventN`.
-    var deviceNode: String
+    var deviceNode: DeviceText
     var kind: TouchInputKind
 }
 
@@ -71,10 +71,10 @@ extension UdevDevices {
             defer { udev_device_unref(device) }
             // The properties sit on both the inputN device and its eventN
             // child; only the event node is read.
-            guard let node = udev_device_get_devnode(device).map({ String(cString: $0) }),
+            guard let node = udev_device_get_devnode(device).map({ DeviceText(cString: $0) }),
                 TouchInputRecord.isEventNode(node), let kind = TouchInputKind(udevDevice: device)
             else { continue }
-            records.append(TouchInputRecord(sysfsPath: String(cString: syspath), deviceNode: node, kind: kind))
+            records.append(TouchInputRecord(sysfsPath: DeviceText(cString: syspath), deviceNode: node, kind: kind))
         }
         return records
     }
@@ -83,9 +83,10 @@ extension UdevDevices {
 extension TouchInputRecord {
     /// Whether `node` is an evdev node, `/dev/input/eventN` (not the legacy
     /// `mouseN` or `jsN` of the same device).
-    static func isEventNode(_ node: String) -> Bool {
-        guard node.hasPrefix("/dev/input/event") else { return false }
-        let number = node.dropFirst("/dev/input/event".count)
-        return !number.isEmpty && number.allSatisfy { $0.isASCII && $0.isNumber }
+    static func isEventNode(_ node: DeviceText) -> Bool {
+        let prefix = Array("/dev/input/event".utf8)
+        guard node.bytes.starts(with: prefix) else { return false }
+        let number = node.bytes.dropFirst(prefix.count)
+        return !number.isEmpty && number.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 }
