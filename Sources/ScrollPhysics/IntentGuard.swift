@@ -67,7 +67,8 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 /// noise) over its short window, 1.4 s, when the window began within a
 /// second of the device being carried out of a hand and it has not been
 /// carried since (a put-down lowers the device: its magnitude leaves 1 g by
-/// more than `transportG`, 0.07 g, which a tilt in the hand does not reach;
+/// more than `transportG`, 0.07 g, in two samples running, which a tilt in
+/// the hand does not reach;
 /// the lift of a pick-up, carried from rest, is no put-down); or still
 /// over the long window, 5.6 s, however it got there, as long as nothing
 /// jostles it (1.4 s block means smooth a walk's 2 Hz bounce out of the
@@ -207,6 +208,13 @@ struct IntentGuard: Equatable, Sendable {
     private var wakeNoiseDegrees = 0.0
     /// When the device was last carried (see `transportG`).
     private var lastTransport = -Double.infinity
+    /// Whether the previous accepted sample's magnitude was off by more
+    /// than `transportG`. A carry shows in a run of samples (a put-down's
+    /// 0.8 s puts three in a row beyond it even at 10 Hz); one sample
+    /// alone is a reading torn between two poses (a part whose axes are
+    /// read one by one, 34 ms apart on a slow bus, during a quick tilt),
+    /// and taken for a put-down it let a hand's next 1.4 s pass for a table.
+    private var offMagnitude = false
     /// When it was last carried out of a hand (holding, following or
     /// jostled): only such a carry can be a put-down. The lift of a
     /// pick-up is a carry too, and a hand held still right after it can
@@ -289,10 +297,12 @@ struct IntentGuard: Equatable, Sendable {
         let radians = rawPitch / MathFunctions.degreesPerRadian
         stillness.add(pitch: radians, sinRoll: sinRoll)
         magnitudes.add(JostleMeter.deviation(magnitudeG))
-        if abs(magnitudeG - jostle.slowMagnitudeG) > Self.transportG {
+        let off = abs(magnitudeG - jostle.slowMagnitudeG) > Self.transportG
+        if off, offMagnitude {
             lastTransport = time
             if motion != .resting, motion != .lifting { lastCarriedFromHand = time }
         }
+        offMagnitude = off
         switch motion {
         case .resting:
             if stillness.departs(pitch: radians, sinRoll: sinRoll) { leaveRest(at: time) }
@@ -425,6 +435,7 @@ struct IntentGuard: Equatable, Sendable {
         lastSampleTime = -Double.infinity
         magnitudes = Moments()
         steadyCloses = 0
+        offMagnitude = false
     }
 
     /// Start over (device lost, deactivation), keeping the settings, the
