@@ -1,8 +1,9 @@
 /*
  * hand.h: a display held in a person's hand (or lying on a table), as an
  * accelerometer sees it. Shared by the two paths that present poses to a
- * driver: helpers/hand (i2c-stub registers) and helpers/uhid-accel (the HID
- * sensor hub's reports), so both show the same model.
+ * driver: helpers/hand (i2c-stub registers, or the in_accel_*_raw files of
+ * Tests/umockdev's fake sysfs trees) and helpers/uhid-accel (the HID sensor
+ * hub's reports), so all show the same model.
  *
  * The pose. PITCH tilts the top edge away from the user, from upright; ROLL
  * raises the left edge (lib/pose.sh). Gravity in the display frame is
