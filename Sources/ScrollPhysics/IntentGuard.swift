@@ -65,9 +65,11 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///
 /// Came to rest: still (`StillnessMeter`, thresholds from the sensor's own
 /// noise) over its short window, 1.4 s, when the window began within a
-/// second of the device being carried and it has not been carried since (a
-/// put-down lowers the device: its magnitude leaves 1 g by more than
-/// `transportG`, 0.07 g, which a tilt in the hand does not reach); or still
+/// second of the device being carried out of a hand and it has not been
+/// carried since (a put-down lowers the device: its magnitude leaves 1 g by
+/// more than `transportG`, 0.07 g, in two samples running, which a tilt in
+/// the hand does not reach;
+/// the lift of a pick-up, carried from rest, is no put-down); or still
 /// over the long window, 5.6 s, however it got there, as long as nothing
 /// jostles it (1.4 s block means smooth a walk's 2 Hz bounce out of the
 /// long window's scatter; `JostleMeter` does not miss it). The long window
@@ -206,6 +208,20 @@ struct IntentGuard: Equatable, Sendable {
     private var wakeNoiseDegrees = 0.0
     /// When the device was last carried (see `transportG`).
     private var lastTransport = -Double.infinity
+    /// Whether the previous accepted sample's magnitude was off by more
+    /// than `transportG`. A carry shows in a run of samples (a put-down's
+    /// 0.8 s puts three in a row beyond it even at 10 Hz); one sample
+    /// alone is a reading torn between two poses (a part whose axes are
+    /// read one by one, 34 ms apart on a slow bus, during a quick tilt),
+    /// and taken for a put-down it let a hand's next 1.4 s pass for a table.
+    private var offMagnitude = false
+    /// When it was last carried out of a hand (holding, following or
+    /// jostled): only such a carry can be a put-down. The lift of a
+    /// pick-up is a carry too, and a hand held still right after it can
+    /// show no more than a table does on a coarse part (a hub's 10 mg steps
+    /// are 0.57 degrees, more than a second of sway moves): were it a
+    /// put-down, the short window would take the hand for a table.
+    private var lastCarriedFromHand = -Double.infinity
     /// The tilt from neutral where the device came to rest, degrees.
     private var restTilt = 0.0
 
@@ -281,7 +297,12 @@ struct IntentGuard: Equatable, Sendable {
         let radians = rawPitch / MathFunctions.degreesPerRadian
         stillness.add(pitch: radians, sinRoll: sinRoll)
         magnitudes.add(JostleMeter.deviation(magnitudeG))
-        if abs(magnitudeG - jostle.slowMagnitudeG) > Self.transportG { lastTransport = time }
+        let off = abs(magnitudeG - jostle.slowMagnitudeG) > Self.transportG
+        if off, offMagnitude {
+            lastTransport = time
+            if motion != .resting, motion != .lifting { lastCarriedFromHand = time }
+        }
+        offMagnitude = off
         switch motion {
         case .resting:
             if stillness.departs(pitch: radians, sinRoll: sinRoll) { leaveRest(at: time) }
@@ -348,7 +369,8 @@ struct IntentGuard: Equatable, Sendable {
         // one only while nothing jostles: judge them only then.
         let verdict = stillness.closeBlock(
             started: start, at: time, magnitude: magnitude,
-            judgeShort: time - lastTransport <= StillnessMeter.shortSeconds + Self.transportLeadSeconds + seconds,
+            judgeShort: time - lastCarriedFromHand
+                <= StillnessMeter.shortSeconds + Self.transportLeadSeconds + seconds,
             judgeLong: !jostle.isJostled)
         let jostleChanged = jostle.closeBlock(magnitude, seconds: seconds, at: time)
         // The noise floor, or until there is one the noise of the short window.
@@ -363,8 +385,8 @@ struct IntentGuard: Equatable, Sendable {
         }
         var still = verdict.longStill
         // Carried just before the window (or in its first block: the touchdown), not since.
-        if let s = verdict.shortStill, lastTransport >= s.since - Self.transportLeadSeconds,
-            lastTransport <= s.since + StillnessMeter.blockSeconds
+        if let s = verdict.shortStill, lastCarriedFromHand >= s.since - Self.transportLeadSeconds,
+            lastCarriedFromHand <= s.since + StillnessMeter.blockSeconds
         {
             still = s
         }
@@ -413,6 +435,7 @@ struct IntentGuard: Equatable, Sendable {
         lastSampleTime = -Double.infinity
         magnitudes = Moments()
         steadyCloses = 0
+        offMagnitude = false
     }
 
     /// Start over (device lost, deactivation), keeping the settings, the

@@ -377,6 +377,10 @@ public struct ScrollEngine: Sendable {
         intent.setResolution(metersPerSecondSquaredPerCount)
     }
 
+    /// Whether the person means to scroll (`readout.intent`), cheap enough to
+    /// compare on every round of a loop: log and show it when it changes.
+    public var intentState: IntentState { intent.state }
+
     /// What the engine sees.
     public var readout: ScrollReadout {
         let neutralKnown = neutralPose.direction != nil && lastGravity != nil

@@ -140,6 +140,32 @@ public struct ReplayPrinter {
     public mutating func write(_ step: ReplayStep, to out: inout some TextOutputStream) {
         let r = step.readout
         let t = "t=" + FixedPoint.format(step.time, decimals: 4)
+        writeChanges(r, at: t, to: &out)
+        if case .sample = step.event, case .rejected = r.lastSample {
+            out.write("\(t) event sample \(r.lastSample)\n")
+        }
+        if case .touch(let touching) = step.event { out.write("\(t) event touch \(touching ? "begin" : "end")\n") }
+        if let f = step.frame {
+            out.write(
+                "\(t) wheel=\(f.verticalHiRes)/\(f.verticalDetents) hwheel=\(f.horizontalHiRes)/\(f.horizontalDetents)"
+                    + " tilt=\(FixedPoint.format(r.tiltDegrees, decimals: 2))"
+                    + " smoothed=\(FixedPoint.format(r.smoothedTiltDegrees, decimals: 2))"
+                    + " htilt=\(FixedPoint.format(r.horizontalTiltDegrees, decimals: 2))"
+                    + " speed=\(FixedPoint.format(r.speed, decimals: 3))"
+                    + " hspeed=\(FixedPoint.format(r.horizontalSpeed, decimals: 3)) \(r.orientation.name)\n")
+        }
+    }
+
+    /// The `event` lines for what changed in `readout` since the last line
+    /// written, at `time` seconds, with no step behind them: a loop that
+    /// prints frames (`--dry-run`) calls it when the state changes between
+    /// frames (the device came to rest, a finger touched).
+    public mutating func writeChanges(_ readout: ScrollReadout, at time: Double, to out: inout some TextOutputStream) {
+        writeChanges(readout, at: "t=" + FixedPoint.format(time, decimals: 4), to: &out)
+    }
+
+    private mutating func writeChanges(_ r: ScrollReadout, at t: String, to out: inout some TextOutputStream) {
+        defer { previous = r }
         if let p = previous {
             if r.orientation != p.orientation { out.write("\(t) event orientation \(r.orientation.name)\n") }
             if r.orientationPending != p.orientationPending {
@@ -154,20 +180,6 @@ public struct ReplayPrinter {
         } else {
             out.write("\(t) event start orientation \(r.orientation.name) neutral \(r.neutral.name)\n")
         }
-        if case .sample = step.event, case .rejected = r.lastSample {
-            out.write("\(t) event sample \(r.lastSample)\n")
-        }
-        if case .touch(let touching) = step.event { out.write("\(t) event touch \(touching ? "begin" : "end")\n") }
-        if let f = step.frame {
-            out.write(
-                "\(t) wheel=\(f.verticalHiRes)/\(f.verticalDetents) hwheel=\(f.horizontalHiRes)/\(f.horizontalDetents)"
-                    + " tilt=\(FixedPoint.format(r.tiltDegrees, decimals: 2))"
-                    + " smoothed=\(FixedPoint.format(r.smoothedTiltDegrees, decimals: 2))"
-                    + " htilt=\(FixedPoint.format(r.horizontalTiltDegrees, decimals: 2))"
-                    + " speed=\(FixedPoint.format(r.speed, decimals: 3))"
-                    + " hspeed=\(FixedPoint.format(r.horizontalSpeed, decimals: 3)) \(r.orientation.name)\n")
-        }
-        previous = r
     }
 
     public func writeSummary(_ s: ReplaySummary, to out: inout some TextOutputStream) {

@@ -64,6 +64,38 @@ import Testing
     }
 }
 
+/// A part whose axes are read one by one (lis3dh on a slow bus: 34 ms per
+/// read, 10 samples a second) shows a quick change of pose as one sample
+/// torn between the two poses, its magnitude off by 0.1 g or more. That is
+/// not a put-down: the hand's next 1.4 s must not be judged as a table's.
+@Suite struct TornSampleBehaviour {
+    @Test func oneSampleTornBetweenTwoPosesIsNoPutDown() {
+        var engine = ScrollEngine(settings: ScrollSettings())
+        var random = SeededRandom(seed: 5)
+        func noise() -> Vector3 {
+            Vector3(random.gaussian(sigma: 0.01), random.gaussian(sigma: 0.01), random.gaussian(sigma: 0.01))
+        }
+        var t = 0.0
+        for _ in 0..<30 {
+            engine.feed(Pose.gravity(away: 30) + noise(), at: t)
+            t += 0.1
+        }
+        let before = Pose.gravity(away: 30)
+        let after = Pose.gravity(away: 45)
+        let torn = Vector3(before.x, before.y, after.z)
+        #expect(abs(torn.length / standardGravity - 1) > 0.1, "the torn sample is off by more than a carry's threshold")
+        engine.feed(torn, at: t)
+        t += 0.1
+        var states: Set<IntentState> = []
+        for _ in 0..<35 {
+            engine.feed(after + noise(), at: t)
+            states.insert(engine.readout.intent)
+            t += 0.1
+        }
+        #expect(!states.contains(.resting), "\(states)")
+    }
+}
+
 @Suite struct SampleDemandBehaviour {
     @Test(arguments: [50.0, 100.0, 20.0, 10.0, 2.0])
     func followsTheStateWithinTheConfiguredRate(rate: Double) {

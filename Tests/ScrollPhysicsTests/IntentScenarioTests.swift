@@ -63,6 +63,22 @@ import Testing
         }
     }
 
+    /// Tilted right after a pick-up (0.5 s after the lift) and held: it
+    /// scrolls in every second of the hold. The lift is a carry, like a
+    /// put-down's, and on a coarse part the hand held still after it can
+    /// look like a table for a short window: only a carry out of a hand
+    /// makes the short window a put-down (`IntentGuard`).
+    @Test(arguments: parts)
+    func aTiltRightAfterAPickUpScrollsForAsLongAsItIsHeld(part: SensorModel) {
+        for m in measurements(.pickUpAndTilt, part) {
+            #expect(m.unwantedDetents == 0)
+            let hold = m.holds[0]
+            #expect(hold.bins.count >= 4)
+            #expect(hold.bins.allSatisfy { abs($0) > 0.3 * abs(hold.mean) }, "\(part): \(hold.bins)")
+            #expect(abs(hold.mean) > 2)
+        }
+    }
+
     /// "A 30 s hold at 12 degrees with little sway scrolls at an even speed
     /// throughout": every second of it within 40 % of the mean (a sway of
     /// 0.3 degrees rms moves a 12 degree tilt's speed by about 15 %), none

@@ -153,6 +153,18 @@ extension FeelScenario {
             unwanted: [(3.7 + 2)...(thenTilt ? 20 : Double.infinity)])
     }
 
+    /// Read at 35, put down flat, picked up at 15 s at the old angle and,
+    /// half a second after the lift, tilted 12 degrees away for 5 s: a hand
+    /// held still right after a lift is still a hand.
+    public static let pickUpAndTilt = FeelScenario(
+        "pick-up-and-tilt", "read at 35, put down flat at 3 s, picked up at 15 s, tilted 12 deg away at 16.3 s for 5 s",
+        script: MotionScript(
+            [
+                held(0, 35), held(3, 35), lying(3.7, 90), held(15, 90), held(15.8, 35), held(16.3, 35),
+                held(16.6, 47), held(21.6, 47), held(21.9, 35), held(25, 35),
+            ]),
+        readingPitch: 35, unwanted: [(3.7 + 2)...16.3])
+
     public static let pickUpAtNewAngle = pickUp("pick-up-new-angle", to: 55, thenTilt: false)
     public static let pickUpAtOldAngle = pickUp("pick-up-old-angle", to: 35, thenTilt: true)
 
@@ -195,6 +207,6 @@ extension FeelScenario {
     /// Every scenario, in the feel report's order.
     public static let all: [FeelScenario] = [
         tiltAway12, tiltToward8, tiltAway20Fast, tiltAway10Slow, hold30s, putDownFlat, putDownOnStand, putDownOnDock,
-        pickUpAtNewAngle, pickUpAtOldAngle, slowSlump, walking, walkingWithTilt, riding, touchAndScroll,
+        pickUpAtNewAngle, pickUpAtOldAngle, pickUpAndTilt, slowSlump, walking, walkingWithTilt, riding, touchAndScroll,
     ]
 }

@@ -134,6 +134,20 @@ import Testing
         #expect(shown.sensorPath == "/sys/devices/iio:device0")
     }
 
+    @Test func theQuietStatesOfAnActiveDaemonHaveTheContractsNames() {
+        let names = IntentState.allCases.map { ScrollingStateName(activeIn: $0).rawValue }
+        #expect(
+            zip(IntentState.allCases, names).map { "\($0.0)=\($0.1)" } == [
+                "holding=active", "following=following", "jostled=active", "resting=resting",
+                "lifting=resting", "touched=touched",
+            ])
+        #expect(ScrollingStateName(activeIn: nil) == .active)
+        #expect(
+            ScrollingStateName.allCases.map(\.rawValue) == [
+                "off", "waiting-for-sensor", "active", "resting", "touched", "following",
+            ])
+    }
+
     @Test func tabletModeReadings() {
         #expect(
             TabletModeReading(true) == .tablet && TabletModeReading(false) == .laptop

@@ -54,6 +54,6 @@ struct SplitMix64: RandomNumberGenerator {
             error.message.hasSuffix(
                 "the keys of [Scroll] are Speed, DeadZone, MaxTilt, Curve, Invert, Horizontal, "
                     + "HorizontalDeadZone, Orientation, SmoothingCutoff, SmoothingBeta, Inertia, Acceleration, OutputRate, "
-                    + "GravityTolerance"))
+                    + "GravityTolerance, PauseOnTouch, ZeroOnTouch"))
     }
 }

@@ -41,6 +41,8 @@ import Testing
             "Scroll.Acceleration": number(s.maxAcceleration),
             "Scroll.OutputRate": number(s.outputRate),
             "Scroll.GravityTolerance": number(s.gravityTolerance),
+            "Scroll.PauseOnTouch": boolean(s.pauseOnTouch),
+            "Scroll.ZeroOnTouch": boolean(s.zeroOnTouch),
             "Activation.When": c.activation.when.rawValue,
         ]
     }

@@ -2,16 +2,34 @@ import Glibc
 import ScrollPhysics
 
 /// The `State` property's name: what clients switch on. The quiet states of
-/// an active daemon that the physics names get one case each here (and one
-/// line in `init(readout:)` of the daemon's mapping); clients treat names
-/// they do not know like `active`.
+/// an active daemon that the physics names map onto the contract's names in
+/// `init(activeIn:)`; clients treat names they do not know like `active`.
 enum ScrollingStateName: String, CaseIterable, Equatable {
     /// Not enabled, or not wanted by `[Activation]`.
     case off
     /// Wanted, but no sensor can be captured (none yet, or it keeps failing).
     case waitingForSensor = "waiting-for-sensor"
-    /// Scrolling.
+    /// Scrolling: in a hand (also while carried, when only a deliberate
+    /// tilt scrolls).
     case active
+    /// Active, lying still on something (or just picked up from it):
+    /// nothing scrolls until it is held in a hand again.
+    case resting
+    /// Active, a finger or pen on a touchscreen: tilt paused.
+    case touched
+    /// Active, held still: the neutral pose follows a slow drift.
+    case following
+
+    /// The name of an active daemon whose intent guard is in `intent`
+    /// (nil: not known yet, as before the first sample).
+    init(activeIn intent: IntentState?) {
+        switch intent {
+        case .resting?, .lifting?: self = .resting
+        case .touched?: self = .touched
+        case .following?: self = .following
+        case .holding?, .jostled?, nil: self = .active
+        }
+    }
 }
 
 /// The `TabletMode` property.

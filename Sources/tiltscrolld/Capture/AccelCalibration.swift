@@ -19,6 +19,17 @@ struct AccelCalibration: Equatable {
     var y = AxisCalibration()
     var z = AxisCalibration()
 
+    /// The smallest step the sensor can show, m/s^2 per count: the finest of
+    /// the three axes' scales (the physics judges stillness on the sensor's
+    /// noise, which no part shows finer than this). 0, unknown, when an axis
+    /// has no scale attribute: its values are then taken as m/s^2 already
+    /// and say nothing of the part's counts.
+    var resolution: Double {
+        let axes = [x, y, z]
+        guard axes.allSatisfy({ $0.scaleAttribute != nil }) else { return 0 }
+        return axes.map { abs($0.scale) }.min() ?? 0
+    }
+
     /// The acceleration in the sensor's frame, m/s^2; the mount matrix is not applied.
     func acceleration(x rawX: Int64, y rawY: Int64, z rawZ: Int64) -> Vector3 {
         Vector3(x.value(raw: rawX), y.value(raw: rawY), z.value(raw: rawZ))

@@ -14,7 +14,7 @@ final class BufferCapture: SampleSource {
     private let devicePath: DeviceText
     private let node: FileDescriptor
     private let journal: SettingsJournal
-    private let calibration: AccelCalibration
+    let calibration: AccelCalibration
     private let x: ScanLayout.Element
     private let y: ScanLayout.Element
     private let z: ScanLayout.Element

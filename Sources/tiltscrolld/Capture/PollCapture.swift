@@ -13,7 +13,7 @@ final class PollCapture: SampleSource {
 
     private let deviceName: DeviceText
     private let devicePath: DeviceText
-    private let calibration: AccelCalibration
+    let calibration: AccelCalibration
     private let journal: SettingsJournal
     private let x: FileDescriptor
     private let y: FileDescriptor

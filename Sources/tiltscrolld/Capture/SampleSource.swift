@@ -23,6 +23,8 @@ enum CaptureStatus: Equatable {
 /// two implementations (PollCapture.swift, BufferCapture.swift).
 protocol SampleSource: AnyObject {
     var mode: CaptureMode { get }
+    /// The scale and offset its samples are converted with.
+    var calibration: AccelCalibration { get }
     /// The descriptor to poll(2) for POLLIN (buffered capture); nil for
     /// timer-driven polling.
     var pollDescriptor: FileDescriptor? { get }

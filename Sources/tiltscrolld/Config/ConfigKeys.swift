@@ -93,6 +93,14 @@ extension ConfigKey {
             .scroll, "GravityTolerance", \.scroll.gravityTolerance,
             range: .closed(ScrollSettings.gravityToleranceRange),
             help: "samples whose magnitude differs from 1 g by more than this fraction are ignored"),
+        .boolean(
+            .scroll, "PauseOnTouch", \.scroll.pauseOnTouch,
+            help: "pause tilt scrolling while a finger or pen touches a touchscreen or pen tablet "
+                + "(no: those devices are not even opened)"),
+        .boolean(
+            .scroll, "ZeroOnTouch", \.scroll.zeroOnTouch,
+            help: "when the last finger or pen lifts, the pose held becomes the neutral one "
+                + "(only with PauseOnTouch=yes)"),
     ]
 
     private static let activation: [ConfigKey] = [

@@ -39,11 +39,13 @@ extension Daemon: BusControls {
         var controls: UserControls
         var mode: CaptureMode?
         var orientation: ScreenOrientation?
+        var intent: IntentState?
     }
 
     func currentPublishedKey() -> PublishedKey {
         PublishedKey(
-            lifecycle: lifecycle.revision, controls: controls, mode: source?.mode, orientation: engineOrientation)
+            lifecycle: lifecycle.revision, controls: controls, mode: source?.mode, orientation: engineOrientation,
+            intent: shownIntent)
     }
 
     /// Rebuilds and publishes the properties when what they are made of
@@ -64,7 +66,7 @@ extension Daemon: BusControls {
         let active = lifecycle.state == .active
         let state: ScrollingStateName
         switch lifecycle.state {
-        case .active: state = .active
+        case .active: state = ScrollingStateName(activeIn: shownIntent)
         case .off, .failed: state = .off
         case .lookingForSensor, .waitingForSensor, .opening, .retrying: state = .waitingForSensor
         }

@@ -114,6 +114,7 @@ extension Daemon {
                 }
             case "input":
                 handleInputDevice(event, now: now)
+                handleTouchDeviceEvent(event, now: now)
             default:
                 break
             }
@@ -126,6 +127,7 @@ extension Daemon {
             }
             appeared = true
             rescanSwitches(now: now)
+            refreshTouchDevices(now: now)
         }
         if appeared { step(.sensorAppeared, now: now) }
     }

@@ -74,6 +74,7 @@ extension Daemon {
             }
         }
         source = opened
+        engine.setSensorResolution(opened.calibration.resolution)
         if let saved = savedNeutral {
             // Restored once, at start; every later activation captures the pose afresh.
             engine.restoreNeutral(saved)
@@ -195,7 +196,7 @@ extension Daemon {
             if sink.destination == .monitorView {
                 return "Watching \(name) (\(mode) capture); the monitor emits nothing"
             }
-            return "Scrolling with \(name) (\(mode) capture)"
+            return "Scrolling with \(name) (\(mode) capture)" + (shownIntent.map { "; \($0.name): \($0.reason)" } ?? "")
         case .off:
             return "Scrolling off: \(lifecycle.activation.offReason ?? "not wanted")"
         case .failed:
@@ -206,24 +207,25 @@ extension Daemon {
         }
     }
 
-    /// Tells systemd (and the log, in debug) when the state a user would see
-    /// changes. Comparing the parts allocates nothing; only a change builds
-    /// the line.
-    func updateStatus() {
-        let key = StatusKey(lifecycle: lifecycle.revision, mode: source?.mode)
+    /// Tells systemd (and the log, in debug, unless `quietly`: a caller that
+    /// logged the change itself) when the state a user would see changes.
+    /// Comparing the parts allocates nothing; only a change builds the line.
+    func updateStatus(quietly: Bool = false) {
+        let key = StatusKey(lifecycle: lifecycle.revision, mode: source?.mode, intent: shownIntent)
         guard key != lastStatusKey else { return }
         lastStatusKey = key
         let line = statusLine()
         guard line != lastStatus else { return }
         lastStatus = line
         notifier.status(line)
-        Log.debug("Status: \(line)")
+        if !quietly { Log.debug("Status: \(line)") }
     }
 
     /// What the status line is made of.
     struct StatusKey: Equatable {
         var lifecycle: Int
         var mode: CaptureMode?
+        var intent: IntentState?
     }
 
     func monitorSnapshot() -> MonitorSnapshot {

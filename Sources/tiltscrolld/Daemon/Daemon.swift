@@ -4,12 +4,13 @@ import ScrollPhysics
 /// The running daemon: one thread, one `poll()` loop.
 ///
 /// Every source of events is a descriptor or a deadline: signals (signalfd),
-/// udev hotplug (netlink), tablet-mode switches (evdev), the system bus
-/// (sd-bus's socket, and its deadline while a call of the daemon's awaits an
-/// answer), the sensor (a buffer descriptor, or a read deadline when polling
-/// sysfs), the physics' output clock, the lifecycle's retries and the
-/// systemd watchdog. With nothing to do (scrolling off, or held still) no
-/// deadline exists except the watchdog's, and the process sleeps in `poll()`.
+/// udev hotplug (netlink), tablet-mode switches and touch devices (evdev,
+/// read-only), the system bus (sd-bus's socket, and its deadline while a
+/// call of the daemon's awaits an answer), the sensor (a buffer descriptor,
+/// or a read deadline when polling sysfs), the physics' output clock, the
+/// lifecycle's retries and the systemd watchdog. With nothing to do
+/// (scrolling off, or held still) no deadline exists except the watchdog's,
+/// and the process sleeps in `poll()`.
 ///
 /// Whether the sensor and the uinput device are held is the lifecycle's to
 /// say (`SensorLifecycle`); where frames go, and what the run mode implies,
@@ -49,6 +50,10 @@ final class Daemon {
     var engineOrientation: ScreenOrientation?
     var nextEngineLook = -Double.infinity
     static let engineLookInterval = 0.25
+    /// Touchscreens and pens, followed while scrolling (`Daemon+Touch`).
+    let touchDevices = TouchDevices()
+    /// The intent state last shown (`Daemon+Intent`); nil while not capturing.
+    var shownIntent: IntentState?
 
     /// The mount matrix of the lifecycle's sensor, kept apart for the per-sample path.
     var mountMatrix = MountMatrix.identity
@@ -192,6 +197,7 @@ final class Daemon {
         hotplug?.close()
         for sw in switches { sw.close() }
         switches.removeAll()
+        touchDevices.closeAll()
         pidFile?.remove()
         signals.close()
     }
@@ -202,10 +208,13 @@ final class Daemon {
     func loop() -> Bool {
         while !stopRequested {
             let now = DaemonClock.now()
+            reconcileTouchDevices(now: now)
+            followIntent(now: now)
             poller.reset()
             let signalSlot = poller.watch(signals.descriptor)
             let hotplugSlot = hotplug.map { poller.watch($0.descriptor) }
             for sw in switches { poller.watch(sw.descriptor) }
+            for device in touchDevices.devices { poller.watch(device.descriptor) }
             let sourceSlot = source?.pollDescriptor.map { poller.watch($0) }
             let busSlot = bus.map { poller.watch($0.connection.descriptor, events: $0.connection.events) }
 
@@ -220,6 +229,7 @@ final class Daemon {
             if poller.isReadable(signalSlot) { handleSignals(now: woke) }
             if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
             handleSwitches(now: woke)
+            handleTouchDevices(now: woke)
             if let busSlot { serveBus(ready: poller.isReady(busSlot), now: woke) }
             captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
             emitDueFrame(now: woke)

@@ -60,6 +60,7 @@ struct MonitorView {
         var lines: [String] = []
         lines.append("\(title)    \(s.deviceLine)    Ctrl-C quits")
         lines.append("state        \(s.state)")
+        lines.append("intent       \(r.intent.name): \(r.intent.reason)")
         lines.append(
             "raw          \(vector(s.raw)) m/s^2  |a| = \(FixedPoint.format(s.raw.length / standardGravity, decimals: 2)) g"
         )

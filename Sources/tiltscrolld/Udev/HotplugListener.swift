@@ -43,12 +43,14 @@ struct DeviceEvent: Equatable {
     var subsystem: String
     var sysfsPath: DeviceText
     var deviceNode: DeviceText?
+    /// For input devices: a touchscreen or a pen, as udev tagged it (nil otherwise).
+    var touchKind: TouchInputKind? = nil
 }
 
 /// Hotplug events from udev (a libudev monitor, in udev's words):
-/// accelerometers and input devices (the tablet-mode switch) that appear,
-/// disappear or change (a new hwdb mount matrix). Its descriptor is
-/// non-blocking, for the daemon's poll loop. ("Monitor" in tiltscrolld means
+/// accelerometers and input devices (the tablet-mode switch, touchscreens
+/// and pens) that appear, disappear or change (a new hwdb mount matrix). Its
+/// descriptor is non-blocking, for the daemon's poll loop. ("Monitor" in tiltscrolld means
 /// the terminal view of `--monitor`, MonitorView.)
 final class HotplugListener {
     private var udev: OpaquePointer?
@@ -126,7 +128,8 @@ final class HotplugListener {
                     action: DeviceAction(udev_device_get_action(device).map { String(cString: $0) } ?? ""),
                     subsystem: udev_device_get_subsystem(device).map { String(cString: $0) } ?? "",
                     sysfsPath: DeviceText(cString: syspath),
-                    deviceNode: udev_device_get_devnode(device).map { DeviceText(cString: $0) }))
+                    deviceNode: udev_device_get_devnode(device).map { DeviceText(cString: $0) },
+                    touchKind: TouchInputKind(udevDevice: device)))
         }
         return lost
     }

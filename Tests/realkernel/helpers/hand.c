@@ -2,10 +2,10 @@
  * hand: present poses to an accelerometer on i2c-stub, the way a hand (or a
  * table) presents them; the model and the control commands are hand.h's.
  *
- *   hand stream --control DIR --i2c BUS ADDR REG ENDIAN SHIFT BITS READS
- *               --scale SX SY SZ [--offset OX OY OZ] [--noise-mg MG]
- *               [--rate HZ] [--seed N]
- *   hand play --i2c BUS ADDR REG ENDIAN SHIFT BITS READS
+ *   hand stream --control DIR (--i2c BUS ADDR REG ENDIAN SHIFT BITS READS |
+ *               --sysfs DIR) --scale SX SY SZ [--offset OX OY OZ]
+ *               [--noise-mg MG] [--rate HZ] [--seed N]
+ *   hand play (--i2c BUS ADDR REG ENDIAN SHIFT BITS READS | --sysfs DIR)
  *   hand timeline --scale SX SY SZ [--offset OX OY OZ] --matrix M00 .. M22
  *               --keys "T:PITCH ..." --step SECONDS
  *
@@ -35,6 +35,10 @@
  * catch a register pair half old, half new between the two; READS (word or
  * block, how the driver reads its samples) goes first, and that style
  * always sees whole samples.
+ *
+ * --sysfs DIR: instead of a chip's registers, the in_accel_{x,y,z}_raw files
+ * of a fake sysfs device (umockdev's testbed, Tests/umockdev/daemon-tests),
+ * each rewritten in place, fixed-width, as the driver's attribute would read.
  */
 #include "hand.h"
 
@@ -46,6 +50,7 @@
 
 struct layout {
 	int fd;
+	int sysfs[3]; /* in_accel_{x,y,z}_raw, or -1: i2c registers */
 	unsigned reg;
 	bool big_endian, words_first;
 	int shift, bits;
@@ -75,8 +80,24 @@ static void store_block(const struct layout *l, const unsigned char bytes[6])
 	smbus_write(l->fd, I2C_SMBUS_I2C_BLOCK_DATA, l->reg, &data);
 }
 
+/* Fixed-width and without truncation, so a read racing the write never
+ * sees an empty file (real sysfs never shows one either). */
+static void store_sysfs(const struct layout *l, const long raw[3])
+{
+	for (int axis = 0; axis < 3; axis++) {
+		char text[17];
+		snprintf(text, sizeof text, "%-15ld\n", raw[axis]);
+		if (pwrite(l->sysfs[axis], text, 16, 0) != 16)
+			die_errno("writing in_accel_%c_raw", 'x' + axis);
+	}
+}
+
 static void store(const struct layout *l, const long raw[3])
 {
+	if (l->sysfs[0] >= 0) {
+		store_sysfs(l, raw);
+		return;
+	}
 	long limit = 1L << (l->bits - 1);
 	unsigned char bytes[6];
 	for (int axis = 0; axis < 3; axis++) {
@@ -99,9 +120,22 @@ static void store(const struct layout *l, const long raw[3])
 	}
 }
 
+/* --sysfs DIR: the device directory holding in_accel_*_raw. */
+static void open_sysfs(struct layout *l, const char *dir)
+{
+	for (int axis = 0; axis < 3; axis++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/in_accel_%c_raw", dir, 'x' + axis);
+		l->sysfs[axis] = open(path, O_WRONLY | O_CLOEXEC);
+		if (l->sysfs[axis] < 0)
+			die_errno("opening %s", path);
+	}
+}
+
 /* --i2c BUS ADDR REG ENDIAN SHIFT BITS READS at argv[0..6]. */
 static void open_layout(struct layout *l, char **a)
 {
+	l->sysfs[0] = l->sysfs[1] = l->sysfs[2] = -1;
 	long bus = parse_long(a[0], "BUS");
 	long addr = parse_long(a[1], "ADDR");
 	l->reg = (unsigned)parse_long(a[2], "REG");
@@ -123,6 +157,17 @@ static void open_layout(struct layout *l, char **a)
 	/* FORCE: the accelerometer driver owns this address. */
 	if (ioctl(l->fd, I2C_SLAVE_FORCE, addr) < 0)
 		die_errno("selecting address 0x%02lx", addr);
+}
+
+/* Exactly one of --i2c and --sysfs was given. */
+static void open_target(struct layout *l, char **i2c, const char *sysfs)
+{
+	if (i2c) {
+		open_layout(l, i2c);
+	} else {
+		memset(l, 0, sizeof *l);
+		open_sysfs(l, sysfs);
+	}
 }
 
 static struct timespec timespec_of(double seconds)
@@ -251,15 +296,15 @@ static void timeline(const struct hand_sensor *s, const double m[9], const char 
 			p = pitches[0];
 		p += 0.2 * sin(2 * HAND_PI * 7.7 * t) + 0.1 * sin(2 * HAND_PI * 2.9 * t + 1);
 		long raw[3];
-		hand_pose_raw(s, m, p, 0, none, raw);
+		hand_pose_raw(s, m, p, 0, 1, none, raw);
 		printf("%ld %ld %ld %ld\n", (long)(t * 1000000 + 0.5), raw[0], raw[1], raw[2]);
 	}
 }
 
 static const char usage[] =
-	"usage: hand stream --control DIR --i2c BUS ADDR REG le|be SHIFT BITS word|block\n"
+	"usage: hand stream --control DIR (--i2c BUS ADDR REG le|be SHIFT BITS word|block | --sysfs DIR)\n"
 	"                   --scale SX SY SZ [--offset OX OY OZ] [--noise-mg MG] [--rate HZ] [--seed N]\n"
-	"       hand play --i2c BUS ADDR REG le|be SHIFT BITS word|block\n"
+	"       hand play (--i2c BUS ADDR REG le|be SHIFT BITS word|block | --sysfs DIR)\n"
 	"       hand timeline --scale SX SY SZ [--offset OX OY OZ] --matrix M00 .. M22 --keys KEYS --step S";
 
 int main(int argc, char **argv)
@@ -268,7 +313,7 @@ int main(int argc, char **argv)
 	close_inherited_descriptors();
 	if (argc < 2)
 		die("%s", usage);
-	const char *mode = argv[1], *dir = NULL, *keys = NULL;
+	const char *mode = argv[1], *dir = NULL, *keys = NULL, *sysfs = NULL;
 	char **i2c = NULL;
 	struct hand_sensor sensor = {.scale = {0, 0, 0}, .min = -32768, .max = 32767};
 	double m[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, noise_mg = 0, rate = 50, step = 0;
@@ -281,6 +326,8 @@ int main(int argc, char **argv)
 		} else if (strcmp(o, "--i2c") == 0 && left >= 7) {
 			i2c = argv + i + 1;
 			i += 7;
+		} else if (strcmp(o, "--sysfs") == 0 && left >= 1) {
+			sysfs = argv[++i];
 		} else if (strcmp(o, "--scale") == 0 && left >= 3) {
 			for (int a = 0; a < 3; a++)
 				sensor.scale[a] = parse_double(argv[++i], "--scale");
@@ -306,19 +353,19 @@ int main(int argc, char **argv)
 	}
 	bool scaled = sensor.scale[0] > 0 && sensor.scale[1] > 0 && sensor.scale[2] > 0;
 	if (strcmp(mode, "stream") == 0) {
-		if (!dir || !i2c || !scaled || rate <= 0 || noise_mg < 0)
+		if (!dir || !i2c == !sysfs || !scaled || rate <= 0 || noise_mg < 0)
 			die("%s", usage);
 		struct layout l;
-		open_layout(&l, i2c);
+		open_target(&l, i2c, sysfs);
 		hand_sensor_set_noise(&sensor, noise_mg);
 		struct hand h;
 		hand_init(&h, &sensor, seed);
 		stream(&l, &h, dir, rate);
 	} else if (strcmp(mode, "play") == 0) {
-		if (!i2c)
+		if (!i2c == !sysfs)
 			die("%s", usage);
 		struct layout l;
-		open_layout(&l, i2c);
+		open_target(&l, i2c, sysfs);
 		play(&l);
 	} else if (strcmp(mode, "timeline") == 0) {
 		if (!keys || !scaled)

@@ -1,8 +1,9 @@
 /*
  * hand.h: a display held in a person's hand (or lying on a table), as an
  * accelerometer sees it. Shared by the two paths that present poses to a
- * driver: helpers/hand (i2c-stub registers) and helpers/uhid-accel (the HID
- * sensor hub's reports), so both show the same model.
+ * driver: helpers/hand (i2c-stub registers, or the in_accel_*_raw files of
+ * Tests/umockdev's fake sysfs trees) and helpers/uhid-accel (the HID sensor
+ * hub's reports), so all show the same model.
  *
  * The pose. PITCH tilts the top edge away from the user, from upright; ROLL
  * raises the left edge (lib/pose.sh). Gravity in the display frame is
@@ -32,7 +33,20 @@
  *           LSB it depends on the part's resolution), one draw per axis per
  *           sample, from the seeded generator.
  * Rotation only: the linear acceleration of tremor (a few mg at the hand)
- * is of the order of the noise and left out. At most 1.2 deg off the target
+ * is of the order of the noise and left out.
+ *
+ * Carried (a put-down, a pick-up): the hand moves the device straight
+ * down onto a surface, or up off it, by HAND_CARRY_METRES over a span of
+ * seconds, easing in and out as a hand moves (a cosine: d(t) = D (1 -
+ * cos(pi x)) / 2, x the fraction of the span), so the accelerometer reads
+ * gravity times 1 + a/g with a = D pi^2 cos(pi x) / (2 span^2) (up
+ * positive): over 0.8 s that is 0.16 g at its peak, the 0.1-0.3 g at which a
+ * device is lowered or lifted. A carry may turn the device to a new pose on
+ * the way (as a hand lays it flat), eased the same way. A lowering ends in a
+ * touchdown, a knock of
+ * HAND_KNOCK_G at 20 Hz dying out in 40 ms, and the table hold from then
+ * on; a lift holds in the hand from its start. (SyntheticMotion's
+ * MotionScript models a put-down the same way, for the physics' own tests.) At most 1.2 deg off the target
  * in pitch, so the excursion between two moments stays under 2.5 deg:
  * inside the daemon's 4 degree dead zone at rest.
  *
@@ -45,6 +59,10 @@
  * blocks in open(), and a shell can talk to it with builtins only):
  *   SEQ pose HOLD PITCH ROLL M00 M01 M02 M10 M11 M12 M20 M21 M22
  *   SEQ hold HOLD               (the same target, held another way)
+ *   SEQ carry down|up SECONDS [PITCH ROLL]
+ *                               (lowered onto a surface, then table; or
+ *                                lifted off it, in the hand; turned to the
+ *                                pose on the way: see above)
  *   SEQ raw X Y Z               (exactly these raw values, as fixed)
  * The answer is "SEQ X Y Z", the raw values of the target without motion or
  * noise (what a fixed hold stores), or "SEQ error WHY". SEQ is any word.
@@ -63,6 +81,10 @@
 
 #define HAND_G 9.80665
 #define HAND_PI 3.14159265358979323846
+#define HAND_CARRY_METRES 0.2
+#define HAND_KNOCK_G 0.3
+#define HAND_KNOCK_HZ 20.0
+#define HAND_KNOCK_SECONDS 0.04
 
 enum hand_hold { HOLD_FIXED, HOLD_TABLE, HOLD_HAND };
 
@@ -175,12 +197,14 @@ static long hand_round(double v)
 	return v < 0 ? -(long)(-v + 0.5) : (long)(v + 0.5);
 }
 
-/* The raw reading of a pose, plus noise (LSB, per axis). */
-static void hand_pose_raw(const struct hand_sensor *s, const double m[9], double pitch, double roll,
+/* The raw reading of a pose, plus noise (LSB, per axis), the gravity it
+ * shows weighing `weight` g (1 at rest; more while accelerated upwards). */
+static void hand_pose_raw(const struct hand_sensor *s, const double m[9], double pitch, double roll, double weight,
 			  const double noise[3], long raw[3])
 {
 	double rad = HAND_PI / 180;
-	double d[3] = {sin(roll * rad), -cos(roll * rad) * cos(pitch * rad), -cos(roll * rad) * sin(pitch * rad)};
+	double d[3] = {weight * sin(roll * rad), -weight * cos(roll * rad) * cos(pitch * rad),
+		       -weight * cos(roll * rad) * sin(pitch * rad)};
 	for (int j = 0; j < 3; j++) {
 		/* The sensor reads M^T d. */
 		double g = 0;
@@ -201,6 +225,11 @@ struct hand {
 	bool exact;      /* raw values given: they are the target, as fixed */
 	double pitch, roll, matrix[9];
 	long raw[3];
+	/* A carry in progress: -1 lowering, +1 lifting, 0 none; its start and
+	 * span (CLOCK_MONOTONIC seconds), the pose it turns from (to the
+	 * target); the last touchdown (or -1). */
+	int carry;
+	double carry_start, carry_span, carry_pitch, carry_roll, touchdown;
 };
 
 __attribute__((unused)) static void hand_init(struct hand *h, const struct hand_sensor *sensor, uint64_t seed)
@@ -214,6 +243,46 @@ __attribute__((unused)) static void hand_init(struct hand *h, const struct hand_
 	hand_motion_seed(&h->roll_motion, &h->rng);
 	h->start = monotonic_seconds();
 	h->hold = HOLD_FIXED;
+	h->touchdown = -1;
+}
+
+/* The vertical acceleration of a carry or a touchdown at `now`, in g (up
+ * positive), and the pose it has turned to (*pitch, *roll: the target
+ * unless a carry is turning the device); a lowering that is over becomes
+ * the table hold. */
+static double hand_carry_g(struct hand *h, double now, double *pitch, double *roll)
+{
+	double g = 0;
+	*pitch = h->pitch;
+	*roll = h->roll;
+	if (h->carry != 0) {
+		double x = (now - h->carry_start) / h->carry_span;
+		if (x >= 0 && x < 1) {
+			double eased = (1 - cos(HAND_PI * x)) / 2;
+			*pitch = h->carry_pitch + (h->pitch - h->carry_pitch) * eased;
+			*roll = h->carry_roll + (h->roll - h->carry_roll) * eased;
+		}
+		if (x >= 1) {
+			if (h->carry < 0) {
+				h->hold = HOLD_TABLE;
+				h->touchdown = h->carry_start + h->carry_span;
+			}
+			h->carry = 0;
+		} else if (x >= 0) {
+			double a = HAND_CARRY_METRES * HAND_PI * HAND_PI * cos(HAND_PI * x) /
+				   (2 * h->carry_span * h->carry_span) / HAND_G;
+			/* Lowering: lighter as it sets off downwards, heavier as it stops. */
+			g = h->carry > 0 ? a : -a;
+		}
+	}
+	if (h->touchdown >= 0) {
+		double t = now - h->touchdown;
+		if (t > 5 * HAND_KNOCK_SECONDS)
+			h->touchdown = -1;
+		else if (t >= 0)
+			g += HAND_KNOCK_G * exp(-t / HAND_KNOCK_SECONDS) * sin(2 * HAND_PI * HAND_KNOCK_HZ * t);
+	}
+	return g;
 }
 
 /* Raw values to report at CLOCK_MONOTONIC now. Draws noise unless fixed. */
@@ -223,7 +292,8 @@ __attribute__((unused)) static void hand_sample(struct hand *h, double now, long
 		memcpy(raw, h->raw, sizeof h->raw);
 		return;
 	}
-	double pitch = h->pitch, roll = h->roll, noise[3] = {0, 0, 0};
+	double pitch, roll, noise[3] = {0, 0, 0};
+	double weight = 1 + hand_carry_g(h, now, &pitch, &roll);
 	if (h->hold == HOLD_HAND) {
 		double t = now - h->start;
 		pitch += hand_motion_at(&h->pitch_motion, t);
@@ -232,7 +302,7 @@ __attribute__((unused)) static void hand_sample(struct hand *h, double now, long
 	if (h->hold != HOLD_FIXED)
 		for (int i = 0; i < 3; i++)
 			noise[i] = h->sensor.noise[i] * hand_rng_gauss(&h->rng);
-	hand_pose_raw(&h->sensor, h->matrix, pitch, roll, noise, raw);
+	hand_pose_raw(&h->sensor, h->matrix, pitch, roll, weight, noise, raw);
 }
 
 /* Whether samples change from one to the next (a fixed hold does not). */
@@ -320,6 +390,39 @@ static bool hand_apply(struct hand_control *c, struct hand *h, char *line, char 
 	}
 	if (n == 3 && strcmp(words[1], "hold") == 0 && hand_hold_parse(words[2], &hold)) {
 		h->hold = hold;
+		h->carry = 0;
+		return true;
+	}
+	if ((n == 4 || n == 6) && strcmp(words[1], "carry") == 0 &&
+	    (strcmp(words[2], "down") == 0 || strcmp(words[2], "up") == 0)) {
+		for (int i = 0; i < n - 3; i++) {
+			v[i] = strtod(words[3 + i], &end);
+			if (*end != '\0' || !isfinite(v[i])) {
+				hand_control_answer(c, seq, "error not a number: %s", words[3 + i]);
+				return false;
+			}
+		}
+		double span = v[0];
+		if (span < 0.1 || span > 10) {
+			hand_control_answer(c, seq, "error a carry takes 0.1 to 10 seconds, not %s", words[3]);
+			return false;
+		}
+		h->carry = words[2][0] == 'd' ? -1 : 1;
+		if (!h->has_target || h->exact || (h->carry < 0 && h->hold == HOLD_FIXED)) {
+			h->carry = 0;
+			hand_control_answer(c, seq, "error only a pose held in a hand or lying on a table is carried");
+			return false;
+		}
+		if (h->carry > 0)
+			h->hold = HOLD_HAND;
+		h->carry_start = monotonic_seconds();
+		h->carry_span = span;
+		h->carry_pitch = h->pitch;
+		h->carry_roll = h->roll;
+		if (n == 6) {
+			h->pitch = v[1];
+			h->roll = v[2];
+		}
 		return true;
 	}
 	if (n == 5 && strcmp(words[1], "raw") == 0) {
@@ -336,7 +439,9 @@ static bool hand_apply(struct hand_control *c, struct hand *h, char *line, char 
 		h->exact = true;
 		return true;
 	}
-	hand_control_answer(c, seq, "error unknown command (pose HOLD PITCH ROLL M*9 | hold HOLD | raw X Y Z)");
+	hand_control_answer(c, seq,
+			    "error unknown command (pose HOLD PITCH ROLL M*9 | hold HOLD | raw X Y Z | "
+			    "carry down|up SECONDS [PITCH ROLL])");
 	return false;
 }
 
@@ -380,7 +485,7 @@ __attribute__((unused)) static void hand_control_ack(struct hand_control *c, con
 		memcpy(raw, h->raw, sizeof raw);
 	} else {
 		double none[3] = {0, 0, 0};
-		hand_pose_raw(&h->sensor, h->matrix, h->pitch, h->roll, none, raw);
+		hand_pose_raw(&h->sensor, h->matrix, h->pitch, h->roll, 1, none, raw);
 	}
 	hand_control_answer(c, seq, "%ld %ld %ld", raw[0], raw[1], raw[2]);
 }

@@ -46,6 +46,8 @@ POSE_SEED=1
 # Samples a second a stub chip's hand stores (the daemon's default SampleRate).
 POSE_RATE=50
 POSE_HANDS_DIR=/run/tiltscroll-test/hands
+# How long a put-down lowers the device, and a pick-up lifts it, seconds.
+POSE_CARRY_SECONDS=0.8
 declare -A POSE_CAL POSE_HOLD_OF POSE_NOISE_MG_OF
 POSE_SENT=0
 
@@ -160,15 +162,38 @@ pose_hold() {
 	fi
 }
 
-# put_down DEVICE: the hand lets go; the device lies still at the pose.
+# put_down DEVICE [PITCH [ROLL]]: the hand lowers the device onto a surface
+# (helpers/hand.h, "Carried": 0.2 m over POSE_CARRY_SECONDS, turning it to
+# PITCH on the way when given, as a hand lays it flat) and lets go; it lies
+# still there from then on. Returns when it has come to rest (the
+# touchdown).
 put_down() {
-	pose_hold "$1" table
+	local device="$1"
+	if [ -n "${2:-}" ]; then
+		pose_send "$device" carry down "$POSE_CARRY_SECONDS" "$2" "${3:-0}"
+	else
+		pose_send "$device" carry down "$POSE_CARRY_SECONDS"
+	fi
+	# shellcheck disable=SC2034 # for the caller
+	POSE_LAST_RAW="$POSE_ANSWER"
+	POSE_HOLD_OF[$device]=table
+	sleep "$POSE_CARRY_SECONDS"
 }
 
-# pick_up DEVICE PITCH [ROLL]: a hand takes the device up again, at PITCH.
+# pick_up DEVICE PITCH [ROLL]: a hand takes the device up again and holds it
+# at PITCH, turning it there while it lifts it (0.2 m over
+# POSE_CARRY_SECONDS). Returns when the lift is over: the device is in the
+# hand, at PITCH.
 pick_up() {
-	POSE_HOLD_OF[$1]=hand
-	set_pose "$@"
+	local device="$1"
+	POSE_HOLD_OF[$device]=hand
+	if [ "$device" != hid ] && [ ! -p "$POSE_HANDS_DIR/$device/cmd" ]; then
+		set_pose "$device" "$2" "${3:-0}"
+	fi
+	pose_send "$device" carry up "$POSE_CARRY_SECONDS" "$2" "${3:-0}"
+	# shellcheck disable=SC2034 # for the caller
+	POSE_LAST_RAW="$POSE_ANSWER"
+	sleep "$POSE_CARRY_SECONDS"
 }
 
 # pose_timeline DEVICE KEYFRAMES STEP: "MICROSECONDS X Y Z" raw readings

@@ -12,8 +12,6 @@
 #     zone) scrolls positive; back at 40, silent.
 #   - The daemon has the touchscreen open read-only, and its output never
 #     carries the touch coordinates.
-# Not in the suite until the daemon follows touchscreens.
-# tool: waits for issue 11 (the daemon does not follow touchscreens yet)
 # timeout: 150
 set -eu
 # shellcheck source=lib.sh
