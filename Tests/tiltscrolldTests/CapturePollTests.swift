@@ -19,6 +19,36 @@ import Testing
         #expect(journal.isEmpty)
     }
 
+    @Test func aRetryKeepsWhatItIsToldToKeepAndRestoresItLater() throws {
+        let tree = try CaptureTestTree(["sampling_frequency": "1\n", "trigger": "none\n"])
+        let journal = SettingsJournal()
+        try journal.change(tree.file("sampling_frequency"), to: "50", from: "1")
+        try journal.change(tree.file("trigger"), to: "dev0", from: "none")
+        journal.restoreAll(keeping: SamplingFrequency.isFrequencyAttribute)
+        #expect(tree.read("trigger") == "none" && tree.read("sampling_frequency") == "50")
+        #expect(!journal.isEmpty)
+        journal.restoreAll()
+        #expect(tree.read("sampling_frequency") == "1" && journal.isEmpty)
+    }
+
+    @Test func aPollCaptureReleasedForARetryLeavesItsFrequencyRaisedForTheNextAttempt() throws {
+        var files = CaptureTestTree.pollAttributes(x: "1", y: "2", z: "3")
+        files["sampling_frequency"] = "1\n"
+        files["sampling_frequency_available"] = "1 10 25 50 100\n"
+        let tree = try CaptureTestTree(files)
+        let device = try #require(tree.device(name: "lis3dh"))
+        let first = try PollCapture.open(device, rate: 50, now: 0)
+        #expect(tree.read("sampling_frequency") == "50")
+        let kept = first.releaseForRetry()
+        #expect(tree.read("sampling_frequency") == "50")
+        // The next attempt finds it raised and writes nothing; its release restores it.
+        try tree.write("sampling_frequency", "50\n")
+        let second = try PollCapture.open(device, rate: 50, now: 1, journal: kept)
+        #expect(tree.read("sampling_frequency") == "50")
+        second.release()
+        #expect(tree.read("sampling_frequency") == "1")
+    }
+
     @Test func reportsAWriteThatFails() {
         let journal = SettingsJournal()
         guard

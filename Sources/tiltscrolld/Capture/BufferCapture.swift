@@ -72,6 +72,22 @@ final class BufferCapture: SampleSource {
     static func open(_ device: AccelerometerDevice, rate: Double, journalFile: SettingsJournalFile? = nil)
         throws(CaptureError) -> BufferCapture
     {
+        let journal = SettingsJournal(file: journalFile)
+        do {
+            return try open(device, rate: rate, journal: journal)
+        } catch {
+            journal.restoreAll()
+            throw error
+        }
+    }
+
+    /// `open`, recording the changes in `journal`, which may hold those of
+    /// an earlier attempt (a sampling frequency raised already is not
+    /// written again). A failure undoes this attempt's changes but the
+    /// sampling frequency, which stays in `journal` for the caller.
+    static func open(_ device: AccelerometerDevice, rate: Double, journal: SettingsJournal)
+        throws(CaptureError) -> BufferCapture
+    {
         guard device.captureModes.contains(.buffer), let nodePath = device.deviceNode else {
             throw CaptureError(
                 kind: .unsupported,
@@ -96,11 +112,10 @@ final class BufferCapture: SampleSource {
             throw failure
         }
 
-        let journal = SettingsJournal(file: journalFile)
         do {
             return try start(device, node: node, journal: journal, rate: rate)
         } catch {
-            journal.restoreAll()
+            journal.restoreAll(keeping: SamplingFrequency.isFrequencyAttribute)
             node.close()
             throw error
         }
@@ -324,5 +339,14 @@ final class BufferCapture: SampleSource {
         // Disabling the buffer (the newest change) comes first in the journal.
         journal.restoreAll()
         node.close()
+    }
+
+    func releaseForRetry() -> SettingsJournal {
+        if !isReleased {
+            isReleased = true
+            journal.restoreAll(keeping: SamplingFrequency.isFrequencyAttribute)
+            node.close()
+        }
+        return journal
     }
 }

@@ -29,10 +29,27 @@ enum Capture {
     /// process such as iio-sensor-proxy holds it) or cannot be set up.
     ///
     /// With `journalFile`, every setting changed is also recorded there until
-    /// it is restored (see `SettingsJournal`).
+    /// it is restored; a failure restores everything.
     static func open(
         _ device: AccelerometerDevice, mode: CaptureModeSetting, rate: Double,
         journalFile: SettingsJournalFile? = nil
+    ) throws(CaptureError) -> SampleSource {
+        let journal = SettingsJournal(file: journalFile)
+        do {
+            return try open(device, mode: mode, rate: rate, journal: journal)
+        } catch {
+            journal.restoreAll()
+            throw error
+        }
+    }
+
+    /// Every setting changed is recorded in `journal` (and its file) until it
+    /// is restored (see `SettingsJournal`). `journal` may come from an
+    /// earlier attempt (`SampleSource.releaseForRetry`); a failure restores
+    /// this attempt's changes but the raised sampling frequency, which
+    /// stays in `journal`: the caller restores it when it stops trying.
+    static func open(
+        _ device: AccelerometerDevice, mode: CaptureModeSetting, rate: Double, journal: SettingsJournal
     ) throws(CaptureError) -> SampleSource {
         guard rate.isFinite, rate > 0 else {
             throw CaptureError(kind: .invalidValue, message: "the sample rate must be a positive number, got \(rate)")
@@ -49,8 +66,8 @@ enum Capture {
             do {
                 switch attempt {
                 case .poll:
-                    return try PollCapture.open(device, rate: rate, now: DaemonClock.now(), journalFile: journalFile)
-                case .buffer: return try BufferCapture.open(device, rate: rate, journalFile: journalFile)
+                    return try PollCapture.open(device, rate: rate, now: DaemonClock.now(), journal: journal)
+                case .buffer: return try BufferCapture.open(device, rate: rate, journal: journal)
                 }
             } catch {
                 lastFailure = error

@@ -45,9 +45,26 @@ final class PollCapture: SampleSource {
 
     /// Opens the raw attributes, raises the sampling frequency to at least
     /// `rate` when the device has one that is lower, and starts reading at
-    /// `now`. The changes are recorded in `journalFile` too, when given.
+    /// `now`. The changes are recorded in `journalFile` too, when given; a
+    /// failure restores them all.
     static func open(
         _ device: AccelerometerDevice, rate: Double, now: Double, journalFile: SettingsJournalFile? = nil
+    ) throws(CaptureError) -> PollCapture {
+        let journal = SettingsJournal(file: journalFile)
+        do {
+            return try open(device, rate: rate, now: now, journal: journal)
+        } catch {
+            journal.restoreAll()
+            throw error
+        }
+    }
+
+    /// `open`, recording the changes in `journal`, which may hold those of
+    /// an earlier attempt (a sampling frequency raised already is not
+    /// written again). A failure restores this attempt's changes but the
+    /// sampling frequency, which stays in `journal` for the caller.
+    static func open(
+        _ device: AccelerometerDevice, rate: Double, now: Double, journal: SettingsJournal
     ) throws(CaptureError) -> PollCapture {
         guard device.captureModes.contains(.poll) else {
             throw CaptureError(
@@ -68,14 +85,13 @@ final class PollCapture: SampleSource {
             }
         }
 
-        let journal = SettingsJournal(file: journalFile)
         var deviceRate: Double? = nil
         let frequency = SamplingFrequency.find(in: directory)
         if let frequency {
             do {
                 deviceRate = try frequency.raise(to: rate, on: directory, journal: journal)
             } catch {
-                journal.restoreAll()
+                journal.restoreAll(keeping: SamplingFrequency.isFrequencyAttribute)
                 for descriptor in opened { descriptor.close() }
                 throw error
             }
@@ -162,6 +178,17 @@ final class PollCapture: SampleSource {
         y.close()
         z.close()
         journal.restoreAll()
+    }
+
+    func releaseForRetry() -> SettingsJournal {
+        if !isReleased {
+            isReleased = true
+            x.close()
+            y.close()
+            z.close()
+            journal.restoreAll(keeping: SamplingFrequency.isFrequencyAttribute)
+        }
+        return journal
     }
 
     /// Why a raw read gave no value.

@@ -40,4 +40,9 @@ protocol SampleSource: AnyObject {
     /// channels, trigger, buffer length and enable) and closes its
     /// descriptors. Safe to call more than once.
     func release()
+    /// Like `release`, for a capture that failed and will be tried again:
+    /// the raised sampling frequency stays, and the journal that records it
+    /// goes to the caller, who hands it to the next attempt's `open` or
+    /// restores it (`restoreAll`) when it stops trying.
+    func releaseForRetry() -> SettingsJournal
 }

@@ -20,6 +20,12 @@ struct SamplingFrequency {
         ("sampling_frequency", "sampling_frequency_available"),
     ]
 
+    /// Whether the attribute at `path` is a sampling frequency (one of the
+    /// candidates): what a failed capture keeps raised for its retry.
+    static func isFrequencyAttribute(_ path: String) -> Bool {
+        candidates.contains { path.hasSuffix("/" + $0.value) }
+    }
+
     /// How many times `stepUp` is tried at most while opening a capture.
     static let maximumSteps = 8
 

@@ -45,10 +45,27 @@ final class SettingsJournal {
     /// that was enabled last is disabled again). Failures do not stop the
     /// rest; a device that is gone has nothing left to restore.
     func restoreAll() {
+        restoreAll(keeping: { _ in false })
+    }
+
+    /// Like `restoreAll`, but the changes of the attributes for which `kept`
+    /// is true stay, recorded (in the file too) for a later `restoreAll`.
+    /// A capture that fails and will be tried again keeps the sampling
+    /// frequency it raised this way, so that a retry streak writes it once
+    /// and restores it once.
+    func restoreAll(keeping kept: (String) -> Bool) {
+        let recorded = changes.count
+        var remaining: [Change] = []
         while let change = changes.popLast() {
-            _ = SettingsJournal.restore(change)
+            if kept(change.path) {
+                remaining.insert(change, at: 0)
+            } else {
+                _ = SettingsJournal.restore(change)
+            }
         }
-        persist([])
+        changes = remaining
+        // Nothing restored, nothing to write (a retry's journal file holds it already).
+        if remaining.count != recorded || remaining.isEmpty { persist(remaining) }
     }
 
     /// Writes `change.original` back; true when it was written. A failure is

@@ -20,6 +20,7 @@ extension Daemon {
         if transition.from != transition.to { Log.debug("Lifecycle: \(transition)") }
         if let sensor = lifecycle.sensor { mountMatrix = sensor.mountMatrix }
         if lifecycle.state != .active, source != nil || scrollDevice != nil { releaseSensor() }
+        if lifecycle.state != .retrying, lifecycle.state != .opening { restoreRetainedSettings() }
         if let report { say(report, now: now) }
     }
 
@@ -51,11 +52,13 @@ extension Daemon {
     func open(now: Double) {
         guard let device = lifecycle.sensor else { return }
         let opened: SampleSource
+        let journal = retainedSettings ?? SettingsJournal(file: settingsJournalFile)
+        retainedSettings = nil
         do {
             opened = try Capture.open(
-                device, mode: configuration.device.mode, rate: configuration.device.sampleRate,
-                journalFile: settingsJournalFile)
+                device, mode: configuration.device.mode, rate: configuration.device.sampleRate, journal: journal)
         } catch {
+            if !journal.isEmpty { retainedSettings = journal }
             let failure = CaptureFailure(
                 step: .capture, message: "\(device.name): \(error.message)",
                 retryMayMend: error.kind != .permissionDenied)
@@ -88,13 +91,27 @@ extension Daemon {
     /// Stops scrolling: the capture restores what it changed, the uinput
     /// device disappears, motion stops without a final frame.
     func releaseSensor() {
-        source?.release()
+        if let source {
+            if lifecycle.state == .retrying {
+                let journal = source.releaseForRetry()
+                if !journal.isEmpty { retainedSettings = journal }
+            } else {
+                source.release()
+            }
+        }
         source = nil
         engine.halt()
         scrollDevice?.destroy()
         scrollDevice = nil
         emitFailing = false
         engineOrientation = nil
+    }
+
+    /// Puts back what a failed capture kept for its retries (the raised
+    /// sampling frequency), once the lifecycle stops retrying that sensor.
+    func restoreRetainedSettings() {
+        retainedSettings?.restoreAll()
+        retainedSettings = nil
     }
 
     /// The open capture failed: a broken sensor is retried, one that is gone looked for.

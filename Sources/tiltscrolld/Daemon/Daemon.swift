@@ -60,6 +60,10 @@ final class Daemon {
     /// The open capture and the uinput device: held only while the
     /// lifecycle is active (`step` releases them when it leaves).
     var source: SampleSource?
+    /// The sampling frequency a failed capture raised, kept raised while the
+    /// lifecycle retries the same sensor (each attempt would otherwise write
+    /// it and its journal again); restored when it stops trying.
+    var retainedSettings: SettingsJournal?
     var scrollDevice: ScrollDevice?
 
     var notifier: ServiceNotifier
@@ -190,6 +194,7 @@ final class Daemon {
     func shutDown() {
         notifier.stopping()
         releaseSensor()
+        restoreRetainedSettings()
         if controlsSaveDue != nil { saveControls(now: DaemonClock.now()) }
         bus?.close()
         bus = nil
