@@ -3,13 +3,27 @@ import ScrollPhysics
 
 /// Polled capture: the three `in_accel_{x,y,z}_raw` attributes stay open and
 /// are re-read with one `pread` each per sample, the least the sysfs
-/// interface allows, on a timer at the capture rate.
+/// interface allows, on a timer at the rate the engine demands.
+///
+/// Following the demand moves the read deadline only: the sampling
+/// frequency stays where `open` put it. Lowering it would make each read of
+/// the drivers that wait for a fresh conversion (st_sensors, lis3dh: two
+/// sample periods per raw read) hold the loop longer, and slow every other
+/// reader of the device; a deadline costs nothing to move, so it follows at
+/// once, both ways.
 final class PollCapture: SampleSource {
     let mode = CaptureMode.poll
     var pollDescriptor: FileDescriptor? { nil }
 
-    /// Seconds between reads.
-    let period: Double
+    /// Seconds between reads now (1 / `currentRate`).
+    private(set) var period: Double
+    private(set) var currentRate: Double
+    /// The rate the capture was opened with: the configured one, or the
+    /// device's own when that is lower (reading faster than it samples only
+    /// returns the same value again).
+    let fullRate: Double
+    /// Polling writes no setting to follow the demand.
+    let settingWrites = 0
 
     private let deviceName: String
     private let devicePath: String
@@ -21,6 +35,8 @@ final class PollCapture: SampleSource {
     /// One attribute's text; raw values are a few digits, a page is the most sysfs returns.
     private let text: UnsafeMutableRawBufferPointer
     private var due: Double
+    /// When the last sample was read.
+    private var lastSampleTime: Double?
     private var backoff = RawReadBackoff()
     private var isReleased = false
 
@@ -34,6 +50,8 @@ final class PollCapture: SampleSource {
         self.journal = journal
         (x, y, z) = axes
         self.period = period
+        currentRate = 1 / period
+        fullRate = currentRate
         due = now
         text = UnsafeMutableRawBufferPointer.allocate(byteCount: SysfsAttribute.maximumSize, alignment: 8)
     }
@@ -149,10 +167,22 @@ final class PollCapture: SampleSource {
         // slow driver (lis3dh waits for its next conversion) makes `now` stale.
         let time = DaemonClock.now()
         sink(AccelSample(acceleration: calibration.acceleration(x: raw.x, y: raw.y, z: raw.z), time: time))
+        lastSampleTime = time
 
         due += period
         if due < time { due = time + period }
         return .ok
+    }
+
+    func follow(_ demand: SampleDemand, now: Double) {
+        let rate = min(demand.rate, fullRate)
+        guard rate != currentRate, rate.isFinite, rate > 0 else { return }
+        let faster = rate > currentRate
+        currentRate = rate
+        period = 1 / rate
+        // Faster from the next read on: one new period after the last sample.
+        if faster, let last = lastSampleTime { due = min(due, last + period) }
+        Log.debug("\(deviceName): polling at \(FrequencyValue.plainText(rate)) Hz (\(demand.state.name))")
     }
 
     func release() {

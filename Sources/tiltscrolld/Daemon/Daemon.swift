@@ -17,8 +17,9 @@ enum FrameOutput: Equatable {
 /// udev hotplug (netlink), tablet-mode switches (evdev), the sensor (a buffer
 /// descriptor, or a read deadline when polling sysfs), the physics' output
 /// clock, a re-acquire back-off and the systemd watchdog. With nothing to do
-/// (scrolling off, or held still) no deadline exists except the watchdog's,
-/// and the process sleeps in `poll()`.
+/// (scrolling off) no deadline exists except the watchdog's, and the process
+/// sleeps in `poll()`; while active, the sensor runs only as fast as the
+/// engine demands (Daemon+Rate.swift), and frames ride on its wake-ups.
 final class Daemon {
     var configuration: Configuration
     let configSource: (path: String, required: Bool)
@@ -194,6 +195,7 @@ final class Daemon {
             if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
             handleSwitches()
             captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
+            followSampleDemand(now: woke)
             emitDueFrame(now: woke)
             notifier.pingWatchdogIfDue(now: woke)
             if monitorView != nil { monitorView?.redrawIfDue(now: woke, snapshot: monitorSnapshot()) }
@@ -212,7 +214,7 @@ final class Daemon {
         if let source {
             if let hold = holdReadsUntil { consider(hold) } else { consider(source.nextReadTime(now: now)) }
         }
-        consider(engine.nextFrameTime)
+        consider(engine.frameDeadline)
         consider(reacquireAt)
         consider(notifier.nextWatchdogPing)
         consider(monitorView?.nextRedraw)
@@ -250,9 +252,11 @@ final class Daemon {
         }
     }
 
+    /// On every wake-up: a frame when one is due, so that samples that come
+    /// about as often as frames carry them (`ScrollEngine.isFrameDue(at:)`),
+    /// and the timer (`frameDeadline`) fires only when they do not.
     func emitDueFrame(now: Double) {
-        guard let due = engine.nextFrameTime, due <= now else { return }
-        guard let frame = engine.frame(at: now) else { return }
+        guard engine.isFrameDue(at: now), let frame = engine.frame(at: now) else { return }
         switch output {
         case .uinput:
             guard let scrollDevice else { return }
