@@ -99,6 +99,76 @@ private let holding = SampleDemand(rate: 50, state: .holding)
     }
 }
 
+@Suite struct CapturePollingAHubFollowsWithItsReportInterval {
+    /// A HID sensor hub's accelerometer, under a directory named as the kernel names it.
+    private static let hub = "HID-SENSOR-200073.0.auto/iio:device0"
+
+    private func hubTree(bufferEnabled: Bool) throws -> (CaptureTestTree, AccelerometerDevice) {
+        var files: [String: String] = [
+            "in_accel_sampling_frequency": "10.000000\n", "in_accel_scale": "0.098066500\n",
+            "buffer/enable": bufferEnabled ? "1\n" : "0\n",
+        ]
+        for (name, text) in CaptureTestTree.pollAttributes() { files[name] = text }
+        let tree = try CaptureTestTree(Dictionary(uniqueKeysWithValues: files.map { (Self.hub + "/" + $0, $1) }))
+        let device = try #require(
+            DeviceDiscovery.inspect(
+                UdevDeviceRecord(
+                    sysfsPath: tree.file(Self.hub), sysName: "iio:device0", deviceNode: nil, name: "accel_3d",
+                    mountMatrix: nil, location: nil),
+                matrixOverride: nil))
+        #expect(device.isHIDSensorHub)
+        return (tree, device)
+    }
+
+    @Test func theIntervalFollowsLikeABuffersAndIsPutBack() throws {
+        let (tree, device) = try hubTree(bufferEnabled: false)
+        let file = SettingsJournalFile(directory: tree.path)
+        let capture = try PollCapture.open(device, rate: 50, now: 0, journalFile: file)
+        let frequency = Self.hub + "/in_accel_sampling_frequency"
+        #expect(tree.read(frequency) == "50")
+        capture.follow(following, now: 0)
+        #expect(capture.currentRate == 12.5)
+        #expect(tree.read(frequency) == "50")
+        capture.follow(following, now: 2)
+        #expect(tree.read(frequency) == "12.5")
+        capture.follow(resting, now: 2.1)
+        capture.follow(resting, now: 4.2)
+        #expect(tree.read(frequency) == "4")
+        capture.follow(holding, now: 4.3)
+        #expect(tree.read(frequency) == "50")
+        #expect(capture.settingWrites == 3)
+        guard case .loaded(let record) = file.load(sysfsRoot: tree.path) else {
+            Issue.record("no journal file")
+            return
+        }
+        #expect(record.entries.map(\.original) == ["10.000000"])
+        capture.release()
+        #expect(tree.read(frequency) == "10.000000")
+    }
+
+    @Test func neverBelowWhatItHeldWhileAnotherProgramRunsTheBuffer() throws {
+        let (tree, device) = try hubTree(bufferEnabled: true)
+        let capture = try PollCapture.open(device, rate: 50, now: 0)
+        defer { capture.release() }
+        capture.follow(resting, now: 0)
+        capture.follow(resting, now: 2)
+        #expect(capture.currentRate == 4)
+        #expect(tree.read(Self.hub + "/in_accel_sampling_frequency") == "10")
+    }
+
+    @Test func otherDevicesKeepTheirSamplingFrequency() throws {
+        let tree = try CaptureTestTree(
+            CaptureTestTree.pollAttributes().merging(["in_accel_sampling_frequency": "50\n"]) { $1 })
+        let capture = try PollCapture.open(try #require(tree.device(name: "kxcj91008")), rate: 50, now: 0)
+        defer { capture.release() }
+        capture.follow(resting, now: 0)
+        capture.follow(resting, now: 5)
+        #expect(capture.currentRate == 4)
+        #expect(tree.read("in_accel_sampling_frequency") == "50")
+        #expect(capture.settingWrites == 0)
+    }
+}
+
 @Suite(.serialized) struct CaptureBufferFollowsTheDemand {
     private func open(_ hub: HubTree, file: SettingsJournalFile? = nil) throws -> BufferCapture {
         try BufferCapture.open(try #require(hub.device), rate: 50, journalFile: file)

@@ -11,6 +11,15 @@ import ScrollPhysics
 /// sample periods per raw read) hold the loop longer, and slow every other
 /// reader of the device; a deadline costs nothing to move, so it follows at
 /// once, both ways.
+///
+/// A HID sensor hub is the exception: its raw reads are answered at once
+/// whatever its report interval (measured in the testbed: no slower at 4 Hz
+/// than at 50), while between the polls the kernel keeps it powered and it
+/// streams reports at that interval, each handled by the kernel and thrown
+/// away. So the interval follows the demand as a buffered capture's does
+/// (`DemandFollower`, journalled), but never below what it held when the
+/// capture began while another program runs the buffer (iio-sensor-proxy
+/// reads its orientation from it).
 final class PollCapture: SampleSource {
     let mode = CaptureMode.poll
     var pollDescriptor: FileDescriptor? { nil }
@@ -22,8 +31,14 @@ final class PollCapture: SampleSource {
     /// device's own when that is lower (reading faster than it samples only
     /// returns the same value again).
     let fullRate: Double
-    /// Polling writes no setting to follow the demand.
-    let settingWrites = 0
+    private(set) var settingWrites = 0
+    /// A HID sensor hub's report interval (its sampling frequency), followed
+    /// along with the deadline; nil for every other device.
+    private var reportInterval: FollowedFrequency?
+    /// What it held when the capture began, the least it is set to while
+    /// another program runs the buffer.
+    private var reportIntervalFloor = 0.0
+    private var follower: DemandFollower
 
     private let deviceName: String
     private let devicePath: String
@@ -52,6 +67,7 @@ final class PollCapture: SampleSource {
         self.period = period
         currentRate = 1 / period
         fullRate = currentRate
+        follower = DemandFollower(applied: SampleDemand(rate: currentRate, state: .holding))
         due = now
         text = UnsafeMutableRawBufferPointer.allocate(byteCount: SysfsAttribute.maximumSize, alignment: 8)
     }
@@ -104,7 +120,14 @@ final class PollCapture: SampleSource {
         let capture = PollCapture(
             device: device, calibration: calibration, journal: journal, axes: (opened[0], opened[1], opened[2]),
             period: 1 / pollRate, now: now)
-        if let frequency { capture.keepReadsShort(frequency, on: directory) }
+        if let frequency {
+            capture.keepReadsShort(frequency, on: directory)
+            if device.isHIDSensorHub, let followed = frequency.follower(on: directory) {
+                capture.reportInterval = followed
+                let original = journal.original(of: followed.path).flatMap { DecimalNumber.parse($0) }
+                capture.reportIntervalFloor = original ?? followed.value
+            }
+        }
         Log.info("capturing from \(device.name) (\(device.sysfsPath)) by polling at \(pollRate) Hz")
         return capture
     }
@@ -176,13 +199,34 @@ final class PollCapture: SampleSource {
 
     func follow(_ demand: SampleDemand, now: Double) {
         let rate = min(demand.rate, fullRate)
-        guard rate != currentRate, rate.isFinite, rate > 0 else { return }
-        let faster = rate > currentRate
-        currentRate = rate
-        period = 1 / rate
-        // Faster from the next read on: one new period after the last sample.
-        if faster, let last = lastSampleTime { due = min(due, last + period) }
-        Log.debug("\(deviceName): polling at \(FrequencyValue.plainText(rate)) Hz (\(demand.state.name))")
+        guard rate.isFinite, rate > 0 else { return }
+        if rate != currentRate {
+            let faster = rate > currentRate
+            currentRate = rate
+            period = 1 / rate
+            // Faster from the next read on: one new period after the last sample.
+            if faster, let last = lastSampleTime { due = min(due, last + period) }
+            Log.debug("\(deviceName): polling at \(FrequencyValue.plainText(rate)) Hz (\(demand.state.name))")
+        }
+        if reportInterval != nil { followWithReportInterval(SampleDemand(rate: rate, state: demand.state), now: now) }
+    }
+
+    private func followWithReportInterval(_ demand: SampleDemand, now: Double) {
+        guard var followed = reportInterval, let next = follower.update(demand, at: now) else { return }
+        var rate = next.rate
+        if rate < reportIntervalFloor, (try? DeviceDirectory(path: devicePath).read("buffer/enable")) == "1" {
+            rate = reportIntervalFloor
+        }
+        do {
+            guard try followed.run(at: rate, journal: journal) else { return }
+            reportInterval = followed
+            settingWrites += 1
+            Log.debug(
+                "\(deviceName): reports at \(followed.text) Hz between polls; \(settingWrites) setting writes so far")
+        } catch {
+            Log.notice("\(deviceName): cannot follow the sample demand (\(error)); reports stay at \(followed.text) Hz")
+            reportInterval = nil
+        }
     }
 
     func release() {
