@@ -1,0 +1,120 @@
+#!/bin/bash
+# bench-onset: how soon a deliberate tilt scrolls after the device was held
+# still, for Benchmarks/daemon-bench (numbers, no verdict). Held still in a
+# hand at the neutral pose the daemon samples at a quarter of its rate (the
+# engine's sample demand); a tilt must still scroll within 150 ms of leaving
+# the dead zone (issue 14). Per driver and capture mode (kxcjk-1013,
+# lis3dh, da280 polled; the HID sensor hub buffered and polled), TRIALS
+# times: held still at the neutral pose for SETTLE s, then the pose steps
+# STEP degrees away (out of the 4 degree dead zone at once), 1.5 s later
+# back. The daemon's sample reads are timed by perf record on their system
+# call (CLOCK_MONOTONIC, the clock of now and of evread's frame stamps), its
+# frames by evread. Lines "onset DEVICE MODE TRIAL BEFORE_MS AFTER_MS
+# SAMPLE_MS FRAME_MS PERIOD_MS STATE" go to $RUN_DIR/results: times from the
+# moment before the step was written (the pose left the dead zone between
+# that and AFTER_MS, when set_pose returned): the first sample read after
+# it, the first frame; the interval between the last two reads before it,
+# and the sample demand the daemon followed then.
+# tool: a benchmark (Benchmarks/daemon-bench runs it)
+# timeout: 700
+set -eu
+# shellcheck source=lib.sh
+. "$HARNESS_DIR/lib.sh"
+# shellcheck source=../../../Benchmarks/lib/guest.sh
+. "$PROJECT_DIR/Benchmarks/lib/guest.sh"
+
+TRIALS="${TRIALS:-4}"
+SETTLE="${SETTLE:-5}"
+STEP=12
+: >"$RUN_DIR/results"
+daemon_require
+mountpoint -q /sys/kernel/tracing || mount -t tracefs tracefs /sys/kernel/tracing ||
+	fail "cannot mount tracefs for perf"
+
+# mono_now VAR: CLOCK_MONOTONIC now into VAR, seconds, with no process
+# (a monotime spawn takes tens of ms under TCG, more than the latencies
+# measured): the kernel's own "now at N nsecs" (ktime_get, the monotonic
+# clock) at the top of /proc/timer_list, read with builtins.
+mono_now() {
+	local line ns=""
+	while read -r line; do
+		case "$line" in
+		"now at "*) ns="${line#now at }" ns="${ns%% *}" && break ;;
+		esac
+	done </proc/timer_list
+	[ -n "$ns" ] || fail "no 'now at' line in /proc/timer_list"
+	printf -v "$1" '%d.%09d' $((ns / 1000000000)) $((ns % 1000000000))
+}
+
+# sample_fd: the daemon's descriptor samples are read from, and the call.
+sample_fd() {
+	local fd target
+	for fd in "/proc/$DAEMON_PID/fd/"*; do
+		target="$(readlink "$fd" 2>/dev/null)" || continue
+		case "$target" in
+		*/in_accel_z_raw) echo "${fd##*/} pread64" && return 0 ;;
+		/dev/iio:device*) echo "${fd##*/} read" && return 0 ;;
+		esac
+	done
+	fail "no sample descriptor among the daemon's: $(ls -l "/proc/$DAEMON_PID/fd/")"
+}
+
+# onset DEVICE IIO MODE: one daemon, TRIALS timed tilts.
+onset() {
+	local device="$1" iio="$2" mode="$3" name="onset-$1-$3" config fd call data perf_pid trial t0 t1 state
+	local marks="$RUN_DIR/$name.marks"
+	step "$device ($mode): $TRIALS tilts of $STEP degrees after $SETTLE s held still"
+	BENCH_IIO="$iio"
+	config="$(bench_config "$name" "$mode" always)"
+	set_pose "$device" "$NEUTRAL"
+	bench_start "$name" "$config"
+	bench_wait_device 60
+	read -r fd call < <(sample_fd)
+	data="$RUN_DIR/$name.perf"
+	perf record -q -k CLOCK_MONOTONIC -o "$data" -e "syscalls:sys_enter_$call" --filter "fd == $fd" \
+		-p "$DAEMON_PID" -- sleep $((TRIALS * (SETTLE + 3) + 4)) >/dev/null 2>"$RUN_DIR/$name.perf.err" &
+	perf_pid=$!
+	sleep 2
+	: >"$marks"
+	for ((trial = 1; trial <= TRIALS; trial++)); do
+		set_pose "$device" "$NEUTRAL"
+		sleep "$SETTLE"
+		state="$(bench_demand_state)"
+		mono_now t0
+		set_pose "$device" $((NEUTRAL + STEP))
+		mono_now t1
+		echo "$trial $t0 $t1 $state" >>"$marks"
+		sleep 1.5
+	done
+	set_pose "$device" "$NEUTRAL"
+	wait "$perf_pid" || fail "perf record failed: $(cat "$RUN_DIR/$name.perf.err")"
+	bench_stop
+	perf script -i "$data" -F time 2>/dev/null | tr -d ':' >"$RUN_DIR/$name.reads"
+	while read -r trial t0 t1 state; do
+		bench_result "$(awk -v device="$device" -v mode="$mode" -v trial="$trial" -v t0="$t0" -v t1="$t1" \
+			-v state="$state" -v frames="$FRAMES" '
+			FILENAME == frames { if ($1 == "frame" && $2 >= t0 && frame == "") frame = $2; next }
+			{ t = $1 + 0; if (t < t0) { prev = last; last = t } else if (t >= t1 && sample == "") sample = t }
+			END {
+				printf "onset %s %s %d 0 %.1f %.1f %.1f %.1f %s\n", device, mode, trial, (t1 - t0) * 1000,
+					sample == "" ? -1 : (sample - t0) * 1000, frame == "" ? -1 : (frame - t0) * 1000,
+					prev == "" ? -1 : (last - prev) * 1000, state
+			}' "$RUN_DIR/$name.reads" "$FRAMES")"
+		log "$(tail -n 1 "$RUN_DIR/results")"
+	done <"$marks"
+}
+
+mono_now t0
+t1="$(now)"
+log "/proc/timer_list: $t0, monotime: $t1"
+stub_load kxcjk lis3dh da280
+for device in kxcjk lis3dh da280; do
+	stub_add "$device" >/dev/null
+done
+hid_start >/dev/null
+onset kxcjk kxcj91008 poll
+onset lis3dh lis3dh poll
+onset da280 da280 poll
+onset hid accel_3d buffer
+onset hid accel_3d poll
+pass "measured"
