@@ -7,7 +7,8 @@ private func device(
     _ name: String, _ number: Int, location: SensorLocation = .display, problem: CaptureError? = nil
 ) -> AccelerometerDevice {
     AccelerometerDevice(
-        name: name, sysfsPath: "/sys/devices/platform/test/iio:device\(number)", sysName: "iio:device\(number)",
+        name: DeviceText(name), sysfsPath: DeviceText("/sys/devices/platform/test/iio:device\(number)"),
+        sysName: DeviceText("iio:device\(number)"),
         deviceNode: nil, location: location, locationSource: .sysfsLabel, mountMatrix: .identity,
         mountMatrixSource: .identity, calibration: AccelCalibration(), captureModes: .poll, trigger: nil,
         problem: problem)
@@ -122,7 +123,7 @@ private func device(
         let found = try #require(tree.device(name: "accel_3d", node: "node"))
         #expect(found.captureModes == .buffer)
         #expect(found.trigger == .current("accel_3d-dev7"))
-        #expect(found.deviceNode == tree.file("node"))
+        #expect(found.deviceNode == DeviceText(tree.file("node")))
     }
 
     @Test func bufferedCaptureNeedsADeviceNodeAndATrigger() throws {

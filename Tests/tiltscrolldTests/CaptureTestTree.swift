@@ -46,13 +46,13 @@ final class CaptureTestTree {
 
     /// The device as discovery describes it from this directory.
     func device(
-        name: String, sysName: String = "iio:device7", node: String? = nil, matrix: String? = nil,
-        location: String? = nil
+        name: DeviceText, sysName: DeviceText = "iio:device7", node: String? = nil, matrix: DeviceText? = nil,
+        location: DeviceText? = nil
     ) -> AccelerometerDevice? {
         DeviceDiscovery.inspect(
             UdevDeviceRecord(
-                sysfsPath: path, sysName: sysName, deviceNode: node.map(file), name: name, mountMatrix: matrix,
-                location: location),
+                sysfsPath: DeviceText(path), sysName: sysName, deviceNode: node.map { DeviceText(file($0)) },
+                name: name, mountMatrix: matrix, location: location),
             matrixOverride: nil)
     }
 

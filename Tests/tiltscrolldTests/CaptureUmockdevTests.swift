@@ -69,7 +69,7 @@ private let basePath =
         #expect(devices.count == 1)
         let device = try #require(devices.first)
         #expect(device.name == "kxcj91008")
-        #expect(device.sysfsPath == kxcjkPath)
+        #expect(device.sysfsPath == DeviceText(kxcjkPath))
         #expect(device.deviceNode == "/dev/iio:device0")
         #expect(device.calibration.y == AxisCalibration(scale: 0.009582, scaleAttribute: "in_accel_scale"))
         #expect(device.mountMatrix == (try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")))
@@ -169,7 +169,7 @@ private let basePath =
                 of: "ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1",
                 with: "ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, -1, 0; 0, 0, 1")
                 + "\n")
-        let device = try DeviceDiscovery.describe(sysfsPath: hubPath, matrixOverride: nil)
+        let device = try DeviceDiscovery.describe(sysfsPath: DeviceText(hubPath), matrixOverride: nil)
         #expect(device.mountMatrix == (try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")))
 
         try Umockdev.write(
@@ -180,7 +180,7 @@ private let basePath =
                 + "\n")
         guard
             let error = thrownError(
-                CaptureError.self, try DeviceDiscovery.describe(sysfsPath: hubPath, matrixOverride: nil))
+                CaptureError.self, try DeviceDiscovery.describe(sysfsPath: DeviceText(hubPath), matrixOverride: nil))
         else {
             Issue.record("accepted a matrix with a zero row")
             return
@@ -244,20 +244,20 @@ private let basePath =
 @Suite(.serialized, .enabled(if: Umockdev.has(displayPath))) struct CaptureUmockdevTwoSensors {
     @Test func prefersTheDisplaySensor() throws {
         let devices = try DeviceDiscovery.enumerate(matrixOverride: nil)
-        #expect(devices.map(\.sysfsPath) == [displayPath, basePath])
+        #expect(devices.map(\.sysfsPath.unescaped) == [displayPath, basePath])
         #expect(devices.map(\.location) == [.display, .base])
         #expect(devices.map(\.locationSource) == [.sysfsLabel, .udevProperty])
         #expect(devices.map(\.mountMatrixSource) == [.udevProperty, .sysfs("in_mount_matrix")])
-        #expect(try DeviceDiscovery.choose(from: devices, name: nil).sysfsPath == displayPath)
+        #expect(try DeviceDiscovery.choose(from: devices, name: nil).sysfsPath == DeviceText(displayPath))
     }
 
     @Test func picksByTheBusLinkOrTheKernelName() throws {
         let devices = try DeviceDiscovery.enumerate(matrixOverride: nil)
         #expect(
             try DeviceDiscovery.choose(from: devices, name: "/sys/bus/iio/devices/iio:device1").sysfsPath
-                == basePath)
-        #expect(try DeviceDiscovery.choose(from: devices, name: "iio:device1").sysfsPath == basePath)
-        #expect(try DeviceDiscovery.choose(from: devices, name: basePath).sysfsPath == basePath)
+                == DeviceText(basePath))
+        #expect(try DeviceDiscovery.choose(from: devices, name: "iio:device1").sysfsPath == DeviceText(basePath))
+        #expect(try DeviceDiscovery.choose(from: devices, name: basePath).sysfsPath == DeviceText(basePath))
     }
 
     @Test func setsItsOwnTriggerForTheBufferAndClearsItAgain() throws {
@@ -299,8 +299,8 @@ struct CaptureUmockdevHotplug {
         }
         #expect(events.map(\.action) == [.change, .add, .remove])
         #expect(events.map(\.subsystem) == ["iio", "iio", "iio"])
-        #expect(events.first?.sysfsPath == hubPath)
+        #expect(events.first?.sysfsPath == DeviceText(hubPath))
         #expect(events.first?.deviceNode == "/dev/iio:device0")
-        #expect(events.last?.sysfsPath == hubPath)
+        #expect(events.last?.sysfsPath == DeviceText(hubPath))
     }
 }

@@ -80,7 +80,7 @@ import Testing
 
     @Test func readsNothingMoreOnceASourceDecided() {
         var consulted: [String] = []
-        func attribute(_ name: String, _ value: String?) -> String? {
+        func attribute(_ name: String, _ value: DeviceText?) -> DeviceText? {
             consulted.append(name)
             return value
         }
@@ -121,7 +121,7 @@ import Testing
 }
 
 @Suite struct CaptureMountMatrixPrecedence {
-    let rotated = "0, 1, 0; -1, 0, 0; 0, 0, 1"
+    let rotated: DeviceText = "0, 1, 0; -1, 0, 0; 0, 0, 1"
 
     @Test func configurationOverrideWinsOverEverything() throws {
         let override = try MountMatrix(parsing: "-1, 0, 0; 0, -1, 0; 0, 0, 1")
@@ -285,7 +285,7 @@ import Testing
 
     @Test func listsTriggersOnlyWhenNoneIsSet() {
         var listed = false
-        func triggers() -> [String] {
+        func triggers() -> [DeviceText] {
             listed = true
             return []
         }
@@ -382,6 +382,6 @@ import Testing
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         #expect(try SysfsAttribute.read(path) == "monotonic")
-        #expect(KernelClock(rawValue: try SysfsAttribute.read(path)) == .monotonic)
+        #expect(KernelClock(rawValue: try SysfsAttribute.read(path).unescaped) == .monotonic)
     }
 }

@@ -103,6 +103,6 @@ struct ScrollDeviceOnTheKernel {
         let device = try ScrollDevice.create(horizontal: false)
         defer { device.destroy() }
         let node = try #require(device.deviceNode)
-        #expect(try TabletModeSwitch.open(deviceNode: node) == nil)
+        #expect(try TabletModeSwitch.open(deviceNode: DeviceText(node)) == nil)
     }
 }

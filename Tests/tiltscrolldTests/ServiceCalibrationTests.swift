@@ -207,7 +207,7 @@ private func problem(_ text: String) -> RecordFormatError? {
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
         #expect(store.load() == .missing)
-        #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: sample.devicePath) == nil)
+        #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: DeviceText(sample.devicePath)) == nil)
     }
 
     @Test func aCorruptFileIsUnusableAndNamedInTheMessage() throws {
@@ -243,8 +243,8 @@ private func problem(_ text: String) -> RecordFormatError? {
         defer { directory.remove() }
         let store = CalibrationStore(directory: directory.path)
         try store.save(sample)
-        #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: sample.devicePath) == sample.neutral)
-        #expect(store.neutralPose(forDeviceNamed: "lis3dh-accel", at: sample.devicePath) == nil)
+        #expect(store.neutralPose(forDeviceNamed: "accel_3d", at: DeviceText(sample.devicePath)) == sample.neutral)
+        #expect(store.neutralPose(forDeviceNamed: "lis3dh-accel", at: DeviceText(sample.devicePath)) == nil)
     }
 
     @Test func theDirectoryComesFromStateDirectory() {

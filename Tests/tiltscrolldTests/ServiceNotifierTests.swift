@@ -176,6 +176,6 @@ final class NotifySocketListener {
     @Test func messagesAreExact() {
         #expect(
             ServiceNotifier.readyMessage(status: "Idle: no accelerometer") == "READY=1\nSTATUS=Idle: no accelerometer")
-        #expect(ServiceNotifier.singleLine("a\r\nb\tc\u{7f}") == "a  b c ")
+        #expect(ServiceNotifier.singleLine("a\r\nb\tc\u{7f}\u{1b}[2J") == "a  b c\\x7f\\x1b[2J")
     }
 }

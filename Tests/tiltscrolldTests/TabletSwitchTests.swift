@@ -23,13 +23,13 @@ import Testing
     }
 
     @Test func openingAVanishedNodeSaysTheDeviceIsGone() {
-        let node = "/nonexistent/input/event7"
+        let node: DeviceText = "/nonexistent/input/event7"
         #expect(throws: InputDeviceError.deviceGone(path: node)) { try TabletModeSwitch.open(deviceNode: node) }
     }
 
     @Test func openingAFileThatIsNoInputDeviceSaysSo() throws {
         let scratch = try ScratchDirectory()
-        let path = try scratch.write("event3", Array("x".utf8))
+        let path = DeviceText(try scratch.write("event3", Array("x".utf8)))
         #expect(throws: InputDeviceError.notAnInputDevice(path: path)) {
             try TabletModeSwitch.open(deviceNode: path)
         }
@@ -78,23 +78,32 @@ struct TabletSwitchOnTheKernel {
     @Test func findsASwitchByCapabilityAndReadsItsState() throws {
         let fake = try FakeSwitchDevice(name: "Intel Virtual Switches", switches: [SW_TABLET_MODE, SW_DOCK])
         fake.set(SW_TABLET_MODE, 1)
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node))
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
         defer { found.close() }
         #expect(found.name == "Intel Virtual Switches")
-        #expect(found.deviceNode == fake.node)
+        #expect(found.deviceNode == DeviceText(fake.node))
         #expect(found.isTabletMode)
-        #expect(TabletModeSwitch.scan().contains { $0.deviceNode == fake.node })
+        #expect(TabletModeSwitch.scan().contains { $0.deviceNode == DeviceText(fake.node) })
+    }
+
+    @Test func aSwitchNamedWithTerminalEscapesIsShownEscaped() throws {
+        // A USB device names itself; the kernel passes the name on as it is.
+        let fake = try FakeSwitchDevice(name: "switch\u{1B}]0;owned\u{07}\u{1B}[2J", switches: [SW_TABLET_MODE])
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
+        defer { found.close() }
+        #expect(found.name.bytes == Array("switch\u{1B}]0;owned\u{07}\u{1B}[2J".utf8))
+        #expect("\(found.name)" == "switch\\x1b]0;owned\\x07\\x1b[2J")
     }
 
     @Test func aDeviceWithOtherSwitchesIsNotOne() throws {
         let lid = try FakeSwitchDevice(name: "Lid Switch", switches: [SW_LID])
-        #expect(try TabletModeSwitch.open(deviceNode: lid.node) == nil)
-        #expect(!TabletModeSwitch.scan().contains { $0.deviceNode == lid.node })
+        #expect(try TabletModeSwitch.open(deviceNode: DeviceText(lid.node)) == nil)
+        #expect(!TabletModeSwitch.scan().contains { $0.deviceNode == DeviceText(lid.node) })
     }
 
     @Test func drainReportsChangesOnlyWhenTheStateChanges() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node))
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
         defer { found.close() }
         #expect(!found.isTabletMode)
         #expect(try found.drain() == false)
@@ -115,7 +124,7 @@ struct TabletSwitchOnTheKernel {
     /// the resync can tell that the machine is now a tablet.
     @Test func resyncsAfterDroppedEvents() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE, SW_DOCK])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake.node))
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
         defer { found.close() }
         fake.set(SW_TABLET_MODE, 1)
         for i in 0..<2000 { fake.set(SW_DOCK, Int32(1 - i % 2)) }
@@ -125,7 +134,7 @@ struct TabletSwitchOnTheKernel {
 
     @Test func anUnpluggedSwitchIsGone() throws {
         var fake: FakeSwitchDevice? = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: fake!.node))
+        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake!.node)))
         defer { found.close() }
         fake = nil
         #expect(throws: InputDeviceError.deviceGone(path: found.deviceNode)) { try found.drain() }

@@ -69,7 +69,7 @@ struct AccelCalibration: Equatable {
         name: String, value: Double
     )? {
         guard let found = try device.firstPresent(names) else { return nil }
-        guard let value = DecimalNumber.parse(found.text) else {
+        guard let value = DecimalNumber.parse(found.text.unescaped) else {
             throw CaptureError(
                 kind: .invalidValue,
                 message: "\(device.attributePath(found.name)) holds '\(found.text)', which is not a number")

@@ -26,16 +26,17 @@ struct CaptureModes: OptionSet, Equatable, CustomStringConvertible {
     }
 }
 
-/// One accelerometer found by discovery.
+/// One accelerometer found by discovery. Its strings are the kernel's and
+/// udev's, kept as they came and escaped when shown (`DeviceText`).
 struct AccelerometerDevice: Equatable {
     /// The IIO `name` attribute, e.g. `accel_3d`, `kxcj91008`, `lis3dh`.
-    var name: String
+    var name: DeviceText
     /// The udev syspath, e.g. `/sys/devices/.../iio:device0`.
-    var sysfsPath: String
+    var sysfsPath: DeviceText
     /// The kernel's name for it, e.g. `iio:device0`.
-    var sysName: String
+    var sysName: DeviceText
     /// `/dev/iio:deviceN` when it exists.
-    var deviceNode: String?
+    var deviceNode: DeviceText?
     var location: SensorLocation
     var locationSource: SensorLocationSource
     /// The matrix that turns sensor axes into display axes, already resolved.
@@ -50,12 +51,12 @@ struct AccelerometerDevice: Equatable {
     /// scale or offset); it is still listed so the user can see and fix it.
     var problem: CaptureError?
 
-    var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath) }
+    var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath.unescaped) }
 
     /// Whether it is a HID sensor hub's accelerometer (Intel ISH, AMD SFH:
     /// hid-sensor-accel-3d under a `HID-SENSOR-200073.N.auto` device). Its
     /// raw reads are report round trips with the hub, which answers at once
     /// whatever its report interval; while the kernel holds it powered
     /// (between polls too) it streams reports at that interval.
-    var isHIDSensorHub: Bool { sysfsPath.contains("/HID-SENSOR-") }
+    var isHIDSensorHub: Bool { sysfsPath.unescaped.contains("/HID-SENSOR-") }
 }

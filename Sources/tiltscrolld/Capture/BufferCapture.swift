@@ -18,8 +18,8 @@ final class BufferCapture: SampleSource {
 
     let layout: ScanLayout
 
-    private let deviceName: String
-    private let devicePath: String
+    private let deviceName: DeviceText
+    private let devicePath: DeviceText
     private let node: FileDescriptor
     private let journal: SettingsJournal
     private let calibration: AccelCalibration
@@ -112,7 +112,7 @@ final class BufferCapture: SampleSource {
 
         let node: FileDescriptor
         do {
-            node = try FileDescriptor.open(nodePath, [.readOnly, .nonBlocking])
+            node = try FileDescriptor.open(nodePath.unescaped, [.readOnly, .nonBlocking])
         } catch {
             var failure = CaptureError.system(error, doing: "open \(nodePath)")
             if failure.kind == .busy { failure.message += " (another process is reading it)" }
@@ -203,7 +203,7 @@ final class BufferCapture: SampleSource {
         if let name = trigger.nameToSet {
             let path = directory.attributePath("trigger/current_trigger")
             do {
-                try journal.change(path, to: name, from: "")
+                try journal.change(path, to: name.unescaped, from: "")
             } catch {
                 throw .system(error, doing: "write \(name) to \(path)")
             }
@@ -214,10 +214,10 @@ final class BufferCapture: SampleSource {
     /// Makes the kernel buffer hold at least `bufferLength` scans.
     private static func setLength(_ directory: DeviceDirectory, journal: SettingsJournal) throws(CaptureError) {
         let text = try directory.read("buffer/length")
-        if let length = Int(text), length >= bufferLength { return }
+        if let length = Int(text.unescaped), length >= bufferLength { return }
         let path = directory.attributePath("buffer/length")
         do {
-            try journal.change(path, to: String(bufferLength), from: text)
+            try journal.change(path, to: String(bufferLength), from: text.unescaped)
         } catch {
             throw .system(error, doing: "write \(bufferLength) to \(path)")
         }
@@ -243,7 +243,7 @@ final class BufferCapture: SampleSource {
         guard (current == "1") != enabled else { return }
         let value = enabled ? "1" : "0"
         do {
-            try journal.change(directory.attributePath(name), to: value, from: current)
+            try journal.change(directory.attributePath(name), to: value, from: current.unescaped)
         } catch {
             var failure = CaptureError.system(error, doing: "write \(value) to \(directory.attributePath(name))")
             if error.code == .invalidArgument {
@@ -264,14 +264,15 @@ final class BufferCapture: SampleSource {
             let prefix = "scan_elements/\(channel)"
             guard (try? directory.read(prefix + "_en")) == "1" else { continue }
             let indexText = try directory.read(prefix + "_index")
-            guard let index = Int(indexText), index >= 0 else {
+            guard let index = Int(indexText.unescaped), index >= 0 else {
                 throw CaptureError(
                     kind: .invalidValue,
                     message: "\(directory.attributePath(prefix + "_index")) holds '\(indexText)', not an index")
             }
             let typeText = try directory.read(prefix + "_type")
             do {
-                enabled.append(ScanChannel(name: channel, index: index, type: try ScanElementType.parse(typeText)))
+                enabled.append(
+                    ScanChannel(name: channel, index: index, type: try ScanElementType.parse(typeText.unescaped)))
             } catch {
                 throw CaptureError(
                     kind: .unsupported, message: "\(directory.attributePath(prefix + "_type")): \(error)")

@@ -1,20 +1,21 @@
 /// Which trigger drives a device's buffer, as buffered capture would use it.
+/// Trigger names are the kernel's (`DeviceText`).
 enum BufferTrigger: Equatable, CustomStringConvertible {
     /// The device has no `trigger/` directory: its buffer is filled by the
     /// hardware or driver itself (a hardware FIFO), no trigger is needed.
     case notNeeded
     /// `trigger/current_trigger` already names this trigger.
-    case current(String)
+    case current(DeviceText)
     /// Nothing is set; the device's own trigger `<name>-dev<N>` exists and
     /// will be set for the capture (and cleared again afterwards).
-    case own(String)
+    case own(DeviceText)
     /// A trigger is needed and none is usable: buffered capture is not possible.
     case unavailable
 
     var isUsable: Bool { self != .unavailable }
 
     /// The trigger name to write, if one must be set.
-    var nameToSet: String? {
+    var nameToSet: DeviceText? {
         if case .own(let name) = self { return name }
         return nil
     }
@@ -33,10 +34,11 @@ enum BufferTrigger: Equatable, CustomStringConvertible {
 
     /// The name of a device's own trigger, as drivers register it
     /// (`%s-dev%d` with the IIO name and device number), e.g. `accel_3d-dev0`.
-    static func ownTriggerName(deviceName: String, sysName: String) -> String? {
+    static func ownTriggerName(deviceName: DeviceText, sysName: DeviceText) -> DeviceText? {
         let prefix = "iio:device"
+        let sysName = sysName.unescaped
         guard sysName.hasPrefix(prefix), let number = Int(sysName.dropFirst(prefix.count)) else { return nil }
-        return "\(deviceName)-dev\(number)"
+        return deviceName.appending("-dev\(number)")
     }
 
     /// Decides from the text of `current_trigger` (nil when the device has
@@ -45,18 +47,18 @@ enum BufferTrigger: Equatable, CustomStringConvertible {
     /// set it chose it, and some drivers (bmc150) refuse foreign triggers
     /// only at enable time, which then falls back to polling.
     /// The triggers are only listed when one has to be chosen.
-    static func decide(currentTrigger: String?, ownName: String?, existingTriggers: @autoclosure () -> [String])
-        -> BufferTrigger
-    {
+    static func decide(
+        currentTrigger: DeviceText?, ownName: DeviceText?, existingTriggers: @autoclosure () -> [DeviceText]
+    ) -> BufferTrigger {
         guard let currentTrigger else { return .notNeeded }
-        let current = SysfsAttribute.trimmed(currentTrigger)
+        let current = currentTrigger.trimmed
         if !current.isEmpty { return .current(current) }
         if let ownName, existingTriggers().contains(ownName) { return .own(ownName) }
         return .unavailable
     }
 
     /// Looks at the device and the triggers in /sys/bus/iio/devices.
-    static func find(for device: DeviceDirectory, deviceName: String, sysName: String) -> BufferTrigger {
+    static func find(for device: DeviceDirectory, deviceName: DeviceText, sysName: DeviceText) -> BufferTrigger {
         guard FileSystem.isDirectory(device.attributePath("trigger")) else { return .notNeeded }
         guard let current = try? device.read("trigger/current_trigger") else { return .unavailable }
         return decide(
@@ -65,7 +67,7 @@ enum BufferTrigger: Equatable, CustomStringConvertible {
     }
 
     /// The `name` of every trigger the kernel has registered.
-    static func existingTriggerNames() -> [String] {
+    static func existingTriggerNames() -> [DeviceText] {
         guard let entries = try? FileSystem.directoryEntries(iioDevicesDirectory) else { return [] }
         return entries.filter { $0.hasPrefix("trigger") }.compactMap { entry in
             try? SysfsAttribute.read(iioDevicesDirectory + "/" + entry + "/name")

@@ -1,5 +1,11 @@
 /// Why finding, opening or reading an accelerometer failed, with a message a
 /// user can act on: it names the device, the path or attribute, and the cause.
+///
+/// The message quotes what the kernel and udev said (names, paths,
+/// attribute contents), so it is kept escaped and bounded
+/// (`DisplayEscaping`, one line at most): printed, logged, put in the
+/// systemd status or a D-Bus property, it is safe as it is. Parts that are
+/// `DeviceText` arrive escaped already and stay as they are.
 struct CaptureError: Error, Equatable, CustomStringConvertible {
     enum Kind: Equatable {
         /// No accelerometer exists, or the one asked for is not among them.
@@ -19,7 +25,17 @@ struct CaptureError: Error, Equatable, CustomStringConvertible {
     }
 
     var kind: Kind
-    var message: String
+    /// What failed, escaped whenever it is set.
+    var message: String {
+        get { escapedMessage }
+        set { escapedMessage = DisplayEscaping.escape(newValue, limit: DisplayEscaping.lineLimit) }
+    }
+    private var escapedMessage: String
+
+    init(kind: Kind, message: String) {
+        self.kind = kind
+        escapedMessage = DisplayEscaping.escape(message, limit: DisplayEscaping.lineLimit)
+    }
 
     var description: String { message }
 

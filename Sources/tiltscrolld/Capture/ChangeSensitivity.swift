@@ -42,7 +42,7 @@ struct ChangeSensitivity: Equatable {
         guard device.has(attribute), let count = countInHubUnits(scale: scale) else { return nil }
         let text: String
         do {
-            text = try device.read(attribute)
+            text = try device.read(attribute).unescaped
         } catch {
             Log.debug("\(error.message): its change sensitivity is left alone (what cannot be read cannot be restored)")
             return nil

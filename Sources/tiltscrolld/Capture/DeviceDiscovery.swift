@@ -15,7 +15,9 @@ enum DeviceDiscovery {
     /// Re-reads one device, e.g. after a udev `change` event (a new hwdb
     /// matrix or location). Fails when the path is not an accelerometer or
     /// its matrix, scale or offset is malformed: keep the previous description.
-    static func describe(sysfsPath: String, matrixOverride: MountMatrix?) throws(CaptureError) -> AccelerometerDevice {
+    static func describe(sysfsPath: DeviceText, matrixOverride: MountMatrix?) throws(CaptureError)
+        -> AccelerometerDevice
+    {
         let record = try UdevDevices.describe(sysfsPath: sysfsPath)
         guard let device = inspect(record, matrixOverride: matrixOverride) else {
             throw CaptureError(kind: .notFound, message: "\(sysfsPath) is not an IIO accelerometer")
@@ -26,8 +28,9 @@ enum DeviceDiscovery {
 
     /// The device to capture from. `name` (`[Device] Name=`) picks by IIO
     /// name, kernel name (`iio:device0`) or sysfs path (the
-    /// /sys/bus/iio/devices link or the real path); without it the display
-    /// sensor is preferred over one in the keyboard base.
+    /// /sys/bus/iio/devices link or the real path), each as it is or as
+    /// `--list-devices` shows it; without it the display sensor is
+    /// preferred over one in the keyboard base.
     static func choose(from devices: [AccelerometerDevice], name: String?) throws(CaptureError) -> AccelerometerDevice {
         guard !devices.isEmpty else {
             throw CaptureError(
@@ -40,8 +43,8 @@ enum DeviceDiscovery {
         if let name {
             let resolved = name.hasPrefix("/") ? try? FileSystem.realPath(name) : nil
             candidates = devices.filter { device in
-                device.name == name || device.sysName == name || device.sysfsPath == name
-                    || (resolved != nil && device.sysfsPath == resolved)
+                device.name.matches(name) || device.sysName.matches(name) || device.sysfsPath.matches(name)
+                    || (resolved.map(device.sysfsPath.matches) ?? false)
             }
             guard !candidates.isEmpty else {
                 let found = devices.map { "\($0.name) (\($0.sysfsPath))" }.joined(separator: ", ")
@@ -68,7 +71,7 @@ enum DeviceDiscovery {
     /// Describes the device udev reported, or nil when it is not an
     /// accelerometer (another IIO device, a trigger).
     static func inspect(_ record: UdevDeviceRecord, matrixOverride: MountMatrix?) -> AccelerometerDevice? {
-        let directory = DeviceDirectory(path: record.sysfsPath)
+        let directory = DeviceDirectory(path: record.sysfsPath.unescaped)
         let axes = ["x", "y", "z"]
         let hasRaw = axes.allSatisfy { directory.has("in_accel_\($0)_raw") }
         let hasScanElements = axes.allSatisfy { directory.has("scan_elements/in_accel_\($0)_en") }
@@ -84,7 +87,7 @@ enum DeviceDiscovery {
             location: (try? directory.readIfPresent("location")) ?? nil)
 
         // The kernel's matrix is only read when nothing above it decides.
-        var sysfsMatrices: [(attribute: String, text: String)] = []
+        var sysfsMatrices: [(attribute: String, text: DeviceText)] = []
         if matrixOverride == nil && record.mountMatrix == nil,
             let attribute = MountMatrixSource.sysfsAttributes.first(where: directory.has)
         {
@@ -125,9 +128,9 @@ enum DeviceDiscovery {
 
     /// The device node udev named, else `/dev/<kernel name>` (no udevd in
     /// an initramfs), when it exists.
-    private static func existingDeviceNode(_ record: UdevDeviceRecord) -> String? {
+    private static func existingDeviceNode(_ record: UdevDeviceRecord) -> DeviceText? {
         if let node = record.deviceNode, FileSystem.exists(node) { return node }
-        let fallback = "/dev/" + record.sysName
+        let fallback = DeviceText("/dev/").appending(record.sysName.unescaped)
         return FileSystem.exists(fallback) ? fallback : nil
     }
 }

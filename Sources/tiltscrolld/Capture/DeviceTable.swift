@@ -1,7 +1,8 @@
 /// The `--list-devices` report: one block per accelerometer with its name,
 /// sysfs path, location, scale, mount matrix and capture modes, each with
 /// where it came from. The device tiltscrolld would use without
-/// `[Device] Name=` is marked with `*`.
+/// `[Device] Name=` is marked with `*`. The device's strings are shown
+/// escaped, as `DeviceText` interpolates.
 func renderDeviceTable(_ devices: [AccelerometerDevice]) -> String {
     guard !devices.isEmpty else { return "No accelerometer found.\n" }
     let preferred = DeviceDiscovery.preferredIndex(among: devices)
@@ -10,7 +11,7 @@ func renderDeviceTable(_ devices: [AccelerometerDevice]) -> String {
         if index > 0 { lines.append("") }
         let marker = index == preferred ? "*" : " "
         lines.append("\(marker) \(device.name)  \(device.sysName)")
-        func row(_ label: String, _ value: String) {
+        func row(_ label: String, _ value: some CustomStringConvertible) {
             let padding = String(repeating: " ", count: max(1, 15 - label.count))
             lines.append("    \(label):\(padding)\(value)")
         }

@@ -39,15 +39,16 @@ struct ResolvedMountMatrix: Equatable {
     /// A malformed matrix in the winning source is an error naming it, never
     /// a silent fall-through: a lower source would scroll the wrong way.
     static func resolve(
-        override: MountMatrix?, udevProperty: String?, sysfs: [(attribute: String, text: String)],
-        devicePath: String
+        override: MountMatrix?, udevProperty: DeviceText?, sysfs: [(attribute: String, text: DeviceText)],
+        devicePath: DeviceText
     ) throws(CaptureError) -> ResolvedMountMatrix {
         if let override {
             return ResolvedMountMatrix(matrix: override, source: .configuration)
         }
         if let udevProperty {
             do {
-                return ResolvedMountMatrix(matrix: try MountMatrix(parsing: udevProperty), source: .udevProperty)
+                return ResolvedMountMatrix(
+                    matrix: try MountMatrix(parsing: udevProperty.unescaped), source: .udevProperty)
             } catch {
                 throw CaptureError(
                     kind: .invalidValue,
@@ -59,7 +60,7 @@ struct ResolvedMountMatrix: Equatable {
         if let first = sysfs.first {
             do {
                 return ResolvedMountMatrix(
-                    matrix: try MountMatrix(parsing: first.text), source: .sysfs(first.attribute))
+                    matrix: try MountMatrix(parsing: first.text.unescaped), source: .sysfs(first.attribute))
             } catch {
                 throw CaptureError(
                     kind: .invalidValue,

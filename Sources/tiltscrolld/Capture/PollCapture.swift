@@ -40,8 +40,8 @@ final class PollCapture: SampleSource {
     private var reportIntervalFloor = 0.0
     private var follower: DemandFollower
 
-    private let deviceName: String
-    private let devicePath: String
+    private let deviceName: DeviceText
+    private let devicePath: DeviceText
     private let calibration: AccelCalibration
     private let journal: SettingsJournal
     private let x: FileDescriptor
@@ -214,7 +214,7 @@ final class PollCapture: SampleSource {
     private func followWithReportInterval(_ demand: SampleDemand, now: Double) {
         guard var followed = reportInterval, let next = follower.update(demand, at: now) else { return }
         var rate = next.rate
-        if rate < reportIntervalFloor, (try? DeviceDirectory(path: devicePath).read("buffer/enable")) == "1" {
+        if rate < reportIntervalFloor, (try? DeviceDirectory(path: devicePath.unescaped).read("buffer/enable"))?.unescaped == "1" {
             rate = reportIntervalFloor
         }
         do {
@@ -261,13 +261,11 @@ final class PollCapture: SampleSource {
         }
         let bytes = UnsafeRawBufferPointer(rebasing: text[..<count])
         guard count < text.count, let raw = DecimalNumber.parseInteger(ascii: bytes) else {
-            let value = String(decoding: bytes, as: UTF8.self)
+            let value = DeviceText(bytes: bytes).trimmed
             throw .failed(
                 CaptureError(
                     kind: .invalidValue,
-                    message:
-                        "\(devicePath)/in_accel_\(axis)_raw holds '\(SysfsAttribute.trimmed(value))', "
-                        + "which is not an integer"))
+                    message: "\(devicePath)/in_accel_\(axis)_raw holds '\(value)', which is not an integer"))
         }
         return raw
     }

@@ -69,40 +69,41 @@ struct SamplingFrequency {
     func follower(on device: DeviceDirectory) -> FollowedFrequency? {
         guard let state = try? read(device) else { return nil }
         return FollowedFrequency(
-            path: device.attributePath(attribute), available: state.available, text: state.text, value: state.value)
+            path: device.attributePath(attribute), available: state.available, text: state.text.unescaped, value: state.value)
     }
 
     /// The current value as text and number, and the available values.
     private func read(_ device: DeviceDirectory) throws(CaptureError) -> (
-        text: String, value: Double, available: AvailableFrequencies?
+        text: DeviceText, value: Double, available: AvailableFrequencies?
     ) {
         let text = try device.read(attribute)
-        guard let value = DecimalNumber.parse(text) else {
+        guard let value = DecimalNumber.parse(text.unescaped) else {
             throw CaptureError(
                 kind: .invalidValue,
                 message: "\(device.attributePath(attribute)) holds '\(text)', which is not a number")
         }
         var available: AvailableFrequencies? = nil
         if let availableAttribute, let list = try? device.read(availableAttribute) {
-            available = AvailableFrequencies.parse(list)
+            available = AvailableFrequencies.parse(list.unescaped)
         }
         return (text: text, value: value, available: available)
     }
 
     private func set(
-        _ choice: FrequencyValue, replacing currentText: String, on device: DeviceDirectory, journal: SettingsJournal
+        _ choice: FrequencyValue, replacing currentText: DeviceText, on device: DeviceDirectory,
+        journal: SettingsJournal
     ) throws(CaptureError) -> Double? {
         let path = device.attributePath(attribute)
         do {
-            try journal.change(path, to: choice.text, from: currentText)
+            try journal.change(path, to: choice.text, from: currentText.unescaped)
         } catch {
             let captureError = CaptureError.system(error, doing: "write \(choice.text) to \(path)")
             if captureError.kind == .deviceGone { throw captureError }
             Log.warning("\(captureError); sampling stays at \(currentText) Hz")
-            return DecimalNumber.parse(currentText)
+            return DecimalNumber.parse(currentText.unescaped)
         }
         Log.info("\(path): raised from \(currentText) to \(choice.text) Hz (restored when capture stops)")
-        if let text = try? device.read(attribute), let now = DecimalNumber.parse(text) {
+        if let text = try? device.read(attribute), let now = DecimalNumber.parse(text.unescaped) {
             return now
         }
         return choice.value

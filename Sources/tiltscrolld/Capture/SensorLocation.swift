@@ -33,7 +33,8 @@ extension SensorLocation {
     /// Later sources are only evaluated (their attributes only read) when
     /// the earlier ones said nothing.
     static func resolve(
-        udevProperty: String?, label: @autoclosure () -> String?, location: @autoclosure () -> String?
+        udevProperty: DeviceText?, label: @autoclosure () -> DeviceText?,
+        location: @autoclosure () -> DeviceText?
     ) -> (SensorLocation, SensorLocationSource) {
         if let value = udevProperty.map(normalized) {
             if value == "display" { return (.display, .udevProperty) }
@@ -50,7 +51,7 @@ extension SensorLocation {
         return (.display, .assumed)
     }
 
-    private static func normalized(_ text: String) -> String {
-        SysfsAttribute.trimmed(text).lowercased()
+    private static func normalized(_ text: DeviceText) -> String {
+        text.trimmed.unescaped.lowercased()
     }
 }

@@ -6,8 +6,9 @@ enum SysfsAttribute {
     /// The most a sysfs attribute can hold (one page).
     static let maximumSize = 4096
 
-    /// The attribute's text without its trailing newline and spaces.
-    static func read(_ path: String) throws(SystemError) -> String {
+    /// The attribute's text without its trailing newline and spaces, as
+    /// the driver wrote it (escaped when shown).
+    static func read(_ path: String) throws(SystemError) -> DeviceText {
         let descriptor = try FileDescriptor.open(path, .readOnly)
         defer { descriptor.close() }
         var bytes = [UInt8](repeating: 0, count: maximumSize)
@@ -17,7 +18,7 @@ enum SysfsAttribute {
         } catch {
             throw error.during("read \(path)")
         }
-        return trimmed(String(decoding: bytes[..<count], as: UTF8.self))
+        return DeviceText(bytes: bytes[..<count]).trimmed
     }
 
     /// Writes `value` followed by a newline, as `echo value > path` would.
@@ -34,16 +35,9 @@ enum SysfsAttribute {
         }
     }
 
-    /// `text` without surrounding whitespace and line ends.
-    ///
-    /// A trailing NUL is dropped too: some attributes end with one (6.1's
-    /// `current_timestamp_clock` reads "realtime\n\0").
-    static func trimmed(_ text: String) -> String {
-        var s = Substring(text)
-        while let c = s.first, c == " " || c == "\t" || c == "\n" || c == "\r" { s = s.dropFirst() }
-        while let c = s.last, c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\0" { s = s.dropLast() }
-        return String(s)
-    }
+    /// `text` without surrounding whitespace and line ends, nor a trailing
+    /// NUL (`DeviceText.trimmed`).
+    static func trimmed(_ text: String) -> String { DeviceText(text).trimmed.unescaped }
 }
 
 /// The attributes of one IIO device directory, by name relative to it.
@@ -56,7 +50,7 @@ struct DeviceDirectory: Equatable {
     func has(_ name: String) -> Bool { FileSystem.exists(attributePath(name)) }
 
     /// The attribute's text, or a `CaptureError` naming its path.
-    func read(_ name: String) throws(CaptureError) -> String {
+    func read(_ name: String) throws(CaptureError) -> DeviceText {
         do {
             return try SysfsAttribute.read(attributePath(name))
         } catch {
@@ -65,14 +59,14 @@ struct DeviceDirectory: Equatable {
     }
 
     /// The attribute's text, or nil when the device does not have it.
-    func readIfPresent(_ name: String) throws(CaptureError) -> String? {
+    func readIfPresent(_ name: String) throws(CaptureError) -> DeviceText? {
         guard has(name) else { return nil }
         return try read(name)
     }
 
     /// The first of `names` the device has, with its text: how every
     /// "per-axis, else shared, else generic" attribute lookup is done.
-    func firstPresent(_ names: [String]) throws(CaptureError) -> (name: String, text: String)? {
+    func firstPresent(_ names: [String]) throws(CaptureError) -> (name: String, text: DeviceText)? {
         guard let name = names.first(where: has) else { return nil }
         return (name: name, text: try read(name))
     }

@@ -11,10 +11,10 @@ enum TimestampClockSetting {
         guard device.has(attribute), let text = try? device.read(attribute) else {
             return .realtime
         }
-        let current = KernelClock(rawValue: text)
+        let current = KernelClock(rawValue: text.unescaped)
         if current == .daemon { return .daemon }
         do {
-            try journal.change(device.attributePath(attribute), to: KernelClock.daemon.rawValue, from: text)
+            try journal.change(device.attributePath(attribute), to: KernelClock.daemon.rawValue, from: text.unescaped)
             return .daemon
         } catch {
             Log.debug("\(error); converting scan timestamps from \(text) instead")

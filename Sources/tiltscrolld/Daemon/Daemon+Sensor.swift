@@ -180,7 +180,7 @@ extension Daemon {
     struct StatusKey: Equatable {
         var state: Activation.State
         var mode: CaptureMode?
-        var deviceName: String?
+        var deviceName: DeviceText?
     }
 
     func monitorSnapshot() -> MonitorSnapshot {

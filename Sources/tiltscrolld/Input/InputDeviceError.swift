@@ -1,14 +1,14 @@
 import Glibc
 
 /// Why an input device (a tablet-mode switch) could not be opened or read.
-/// `description` says what to do about it.
+/// `description` says what to do about it. Paths are udev's (`DeviceText`).
 enum InputDeviceError: Error, Equatable, CustomStringConvertible {
     /// The daemon may not read `path` (`EACCES`/`EPERM`).
-    case permissionDenied(path: String)
+    case permissionDenied(path: DeviceText)
     /// The input device at `path` went away (unplugged, `ENODEV`/`ENOENT`).
-    case deviceGone(path: String)
+    case deviceGone(path: DeviceText)
     /// `path` exists but is not an evdev input device (`ENOTTY`).
-    case notAnInputDevice(path: String)
+    case notAnInputDevice(path: DeviceText)
     /// Any other failed system call or libevdev call.
     case system(SystemError)
 

@@ -14,20 +14,21 @@ final class TabletModeSwitch {
     static let inputDirectory = "/dev/input"
 
     let descriptor: FileDescriptor
-    let deviceNode: String
-    /// The kernel's name of the device, for logs.
-    let name: String
+    let deviceNode: DeviceText
+    /// The device's name as its driver gives it (a USB device's own
+    /// strings, for one), escaped when shown.
+    let name: DeviceText
     /// The switch state as of the last `drain()` (or opening).
     private(set) var isTabletMode: Bool
 
     private var handle: OpaquePointer?
 
-    private init(descriptor: FileDescriptor, deviceNode: String, handle: OpaquePointer) {
+    private init(descriptor: FileDescriptor, deviceNode: DeviceText, handle: OpaquePointer) {
         self.descriptor = descriptor
         self.deviceNode = deviceNode
         self.handle = handle
         // Never NULL, though it may be empty (libevdev_get_name).
-        self.name = String(cString: libevdev_get_name(handle))
+        self.name = DeviceText(cString: libevdev_get_name(handle))
         self.isTabletMode = TabletModeSwitch.switchState(handle)
     }
 
@@ -47,8 +48,8 @@ final class TabletModeSwitch {
             return []
         }
         var switches: [TabletModeSwitch] = []
-        var unreadable: [String] = []
-        for node in eventNodeNames(names).map({ "\(directory)/\($0)" }) {
+        var unreadable: [DeviceText] = []
+        for node in eventNodeNames(names).map({ DeviceText("\(directory)/\($0)") }) {
             do {
                 if let found = try open(deviceNode: node) { switches.append(found) }
             } catch .permissionDenied {
@@ -59,7 +60,7 @@ final class TabletModeSwitch {
         }
         if !unreadable.isEmpty {
             Log.warning(
-                "cannot read \(unreadable.joined(separator: ", ")): permission denied; "
+                "cannot read \(unreadable.map(\.description).joined(separator: ", ")): permission denied; "
                     + "a tablet-mode switch among them would not be seen (needs "
                     + InputDeviceError.eventDeviceAccess + ")")
         }
@@ -83,10 +84,10 @@ final class TabletModeSwitch {
     /// Fails with `.deviceGone` when the node does not exist (it may have
     /// been unplugged since it was announced), `.permissionDenied`,
     /// `.notAnInputDevice`, or `.system`.
-    static func open(deviceNode: String) throws(InputDeviceError) -> TabletModeSwitch? {
+    static func open(deviceNode: DeviceText) throws(InputDeviceError) -> TabletModeSwitch? {
         let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(deviceNode, [.readOnly, .nonBlocking])
+            descriptor = try FileDescriptor.open(deviceNode.unescaped, [.readOnly, .nonBlocking])
         } catch {
             throw openError(error, path: deviceNode)
         }
@@ -116,7 +117,7 @@ final class TabletModeSwitch {
             && libevdev_get_id_product(handle) == Int32(ScrollDevice.productID)
     }
 
-    static func openError(_ error: SystemError, path: String) -> InputDeviceError {
+    static func openError(_ error: SystemError, path: DeviceText) -> InputDeviceError {
         switch error.code {
         case .noSuchFileOrDirectory, .noSuchDevice, .noSuchDeviceOrAddress: return .deviceGone(path: path)
         case .permissionDenied, .notPermitted: return .permissionDenied(path: path)

@@ -62,11 +62,16 @@ enum Log {
     /// The log text for one message, without the final newline. Each line of
     /// a multi-line message gets the prefix: the journal splits stderr at
     /// newlines, and an unprefixed line would be stored at the default level.
+    ///
+    /// Every line is escaped and bounded (`DisplayEscaping`, a line at most):
+    /// messages quote device strings and files, and a terminal obeys the
+    /// control characters they may hold. Device strings arrive escaped
+    /// already (`DeviceText`, `CaptureError`) and stay as they are; this is
+    /// the last line of defence for anything that did not.
     static func format(_ level: Level, _ message: String, prefixed: Bool) -> String {
-        guard prefixed else { return message }
-        let prefix = "<\(level.rawValue)>"
+        let prefix = prefixed ? "<\(level.rawValue)>" : ""
         return message.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-            .map { prefix + $0 }
+            .map { prefix + DisplayEscaping.escape(String($0), limit: DisplayEscaping.lineLimit) }
             .joined(separator: "\n")
     }
 }

@@ -95,10 +95,16 @@ struct ServiceNotifier {
         "RELOADING=1\nMONOTONIC_USEC=\(monotonicMicroseconds)"
     }
 
-    /// `text` with line breaks and other control characters turned into
-    /// spaces: a newline would start a new `KEY=` assignment.
+    /// `text` as one line: line breaks and tabs turned into spaces (a
+    /// newline would start a new `KEY=` assignment), every other control
+    /// character escaped and the whole bounded (`DisplayEscaping`), since
+    /// the status quotes device strings and `systemctl status` prints it to
+    /// a terminal. Text escaped already stays as it is.
     static func singleLine(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : $0 }))
+        let spaced = String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }))
+        return DisplayEscaping.escape(spaced, limit: DisplayEscaping.lineLimit)
     }
 
     private func send(_ message: String) {

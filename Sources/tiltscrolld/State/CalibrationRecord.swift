@@ -11,6 +11,18 @@ struct CalibrationRecord: Equatable {
     /// Direction of gravity in the neutral pose, after the mount matrix; a unit vector.
     var neutral: Vector3
 
+    init(deviceName: String, devicePath: String, neutral: Vector3) {
+        self.deviceName = deviceName
+        self.devicePath = devicePath
+        self.neutral = neutral
+    }
+
+    /// The pose measured on a discovered device, named as the kernel names
+    /// it. A name with control characters cannot be saved (`CalibrationFormat`).
+    init(deviceName: DeviceText, devicePath: DeviceText, neutral: Vector3) {
+        self.init(deviceName: deviceName.unescaped, devicePath: devicePath.unescaped, neutral: neutral)
+    }
+
     /// Whether this pose was measured on the sensor `name` at `sysfsPath`.
     ///
     /// The `iio:deviceN` index follows probe order and can change between

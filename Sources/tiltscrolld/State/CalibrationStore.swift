@@ -26,7 +26,7 @@ extension PersistedFile where Record == CalibrationRecord {
     /// The saved neutral pose for the sensor `name` at `sysfsPath`, or nil
     /// when there is none that fits. Logs a warning for a file that cannot be
     /// used or belongs to another sensor; never fails.
-    func neutralPose(forDeviceNamed name: String, at sysfsPath: String) -> Vector3? {
+    func neutralPose(forDeviceNamed name: DeviceText, at sysfsPath: DeviceText) -> Vector3? {
         switch load() {
         case .missing:
             return nil
@@ -34,7 +34,7 @@ extension PersistedFile where Record == CalibrationRecord {
             Log.warning("\(message); ignored")
             return nil
         case .loaded(let record):
-            guard record.belongs(toDeviceNamed: name, at: sysfsPath) else {
+            guard record.belongs(toDeviceNamed: name.unescaped, at: sysfsPath.unescaped) else {
                 Log.warning(
                     "calibration \(path) was made on '\(record.deviceName)' (\(record.devicePath)), "
                         + "not on '\(name)' (\(sysfsPath)); ignored until the next calibration")

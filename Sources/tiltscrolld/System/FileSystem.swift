@@ -12,6 +12,10 @@ enum FileSystem {
         access(path, F_OK) == 0
     }
 
+    /// Whether a path the kernel or udev reported (a device's sysfs path or
+    /// node) exists.
+    static func exists(_ path: DeviceText) -> Bool { exists(path.unescaped) }
+
     /// `stat(2)`: whether the path is a directory (symlinks followed).
     static func isDirectory(_ path: String) -> Bool {
         var status = stat()

@@ -41,8 +41,8 @@ struct DeviceEvent: Equatable {
     var action: DeviceAction
     /// "iio" or "input".
     var subsystem: String
-    var sysfsPath: String
-    var deviceNode: String?
+    var sysfsPath: DeviceText
+    var deviceNode: DeviceText?
 }
 
 /// Hotplug events from udev (a libudev monitor, in udev's words):
@@ -125,8 +125,8 @@ final class HotplugListener {
                 DeviceEvent(
                     action: DeviceAction(udev_device_get_action(device).map { String(cString: $0) } ?? ""),
                     subsystem: udev_device_get_subsystem(device).map { String(cString: $0) } ?? "",
-                    sysfsPath: String(cString: syspath),
-                    deviceNode: udev_device_get_devnode(device).map { String(cString: $0) }))
+                    sysfsPath: DeviceText(cString: syspath),
+                    deviceNode: udev_device_get_devnode(device).map { DeviceText(cString: $0) }))
         }
         return lost
     }

@@ -1,20 +1,21 @@
 import CIIO
 import Glibc
 
-/// What udev reports for one device of subsystem "iio", copied out of libudev.
+/// What udev reports for one device of subsystem "iio", copied out of
+/// libudev byte for byte (escaped when shown).
 struct UdevDeviceRecord: Equatable {
-    var sysfsPath: String
-    var sysName: String
-    var deviceNode: String?
-    var name: String?
+    var sysfsPath: DeviceText
+    var sysName: DeviceText
+    var deviceNode: DeviceText?
+    var name: DeviceText?
     /// udev property `ACCEL_MOUNT_MATRIX`.
-    var mountMatrix: String?
+    var mountMatrix: DeviceText?
     /// udev property `ACCEL_LOCATION`.
-    var location: String?
+    var location: DeviceText?
 
     init(
-        sysfsPath: String, sysName: String, deviceNode: String? = nil, name: String? = nil,
-        mountMatrix: String? = nil, location: String? = nil
+        sysfsPath: DeviceText, sysName: DeviceText, deviceNode: DeviceText? = nil, name: DeviceText? = nil,
+        mountMatrix: DeviceText? = nil, location: DeviceText? = nil
     ) {
         self.sysfsPath = sysfsPath
         self.sysName = sysName
@@ -27,12 +28,12 @@ struct UdevDeviceRecord: Equatable {
     /// The record of a libudev device (`struct udev_device`); nil without a syspath.
     fileprivate init?(_ device: OpaquePointer) {
         guard let syspath = udev_device_get_syspath(device) else { return nil }
-        sysfsPath = String(cString: syspath)
-        sysName = udev_device_get_sysname(device).map { String(cString: $0) } ?? ""
-        deviceNode = udev_device_get_devnode(device).map { String(cString: $0) }
-        name = udev_device_get_sysattr_value(device, "name").map { SysfsAttribute.trimmed(String(cString: $0)) }
-        mountMatrix = udev_device_get_property_value(device, "ACCEL_MOUNT_MATRIX").map { String(cString: $0) }
-        location = udev_device_get_property_value(device, "ACCEL_LOCATION").map { String(cString: $0) }
+        sysfsPath = DeviceText(cString: syspath)
+        sysName = udev_device_get_sysname(device).map { DeviceText(cString: $0) } ?? ""
+        deviceNode = udev_device_get_devnode(device).map { DeviceText(cString: $0) }
+        name = udev_device_get_sysattr_value(device, "name").map { DeviceText(cString: $0).trimmed }
+        mountMatrix = udev_device_get_property_value(device, "ACCEL_MOUNT_MATRIX").map { DeviceText(cString: $0) }
+        location = udev_device_get_property_value(device, "ACCEL_LOCATION").map { DeviceText(cString: $0) }
     }
 }
 
@@ -73,11 +74,11 @@ enum UdevDevices {
     /// The device at `sysfsPath` (any path that resolves to a device in
     /// /sys, e.g. the /sys/bus/iio/devices/iio:deviceN link), or a
     /// `.notFound` error when there is none.
-    static func describe(sysfsPath: String) throws(CaptureError) -> UdevDeviceRecord {
+    static func describe(sysfsPath: DeviceText) throws(CaptureError) -> UdevDeviceRecord {
         let notFound = CaptureError(kind: .notFound, message: "no device at \(sysfsPath)")
         guard let udev = udev_new() else { throw notFound }
         defer { udev_unref(udev) }
-        guard let device = udev_device_new_from_syspath(udev, sysfsPath) else { throw notFound }
+        guard let device = udev_device_new_from_syspath(udev, sysfsPath.unescaped) else { throw notFound }
         defer { udev_device_unref(device) }
         guard let record = UdevDeviceRecord(device) else { throw notFound }
         return record
