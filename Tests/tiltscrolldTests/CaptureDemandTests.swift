@@ -113,7 +113,8 @@ private let holding = SampleDemand(rate: 50, state: .holding)
         let device = try #require(
             DeviceDiscovery.inspect(
                 UdevDeviceRecord(
-                    sysfsPath: DeviceText(tree.file(Self.hub)), sysName: "iio:device0", deviceNode: nil, name: "accel_3d",
+                    sysfsPath: DeviceText(tree.file(Self.hub)), sysName: "iio:device0", deviceNode: nil,
+                    name: "accel_3d",
                     mountMatrix: nil, location: nil),
                 matrixOverride: nil))
         #expect(device.isHIDSensorHub)

@@ -214,7 +214,9 @@ final class PollCapture: SampleSource {
     private func followWithReportInterval(_ demand: SampleDemand, now: Double) {
         guard var followed = reportInterval, let next = follower.update(demand, at: now) else { return }
         var rate = next.rate
-        if rate < reportIntervalFloor, (try? DeviceDirectory(path: devicePath.unescaped).read("buffer/enable"))?.unescaped == "1" {
+        if rate < reportIntervalFloor,
+            (try? DeviceDirectory(path: devicePath.unescaped).read("buffer/enable"))?.unescaped == "1"
+        {
             rate = reportIntervalFloor
         }
         do {

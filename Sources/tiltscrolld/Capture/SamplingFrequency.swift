@@ -69,7 +69,8 @@ struct SamplingFrequency {
     func follower(on device: DeviceDirectory) -> FollowedFrequency? {
         guard let state = try? read(device) else { return nil }
         return FollowedFrequency(
-            path: device.attributePath(attribute), available: state.available, text: state.text.unescaped, value: state.value)
+            path: device.attributePath(attribute), available: state.available, text: state.text.unescaped,
+            value: state.value)
     }
 
     /// The current value as text and number, and the available values.

@@ -5,25 +5,32 @@
 # engine's sample demand); a tilt must still scroll within 150 ms of leaving
 # the dead zone (issue 14). Per driver and capture mode (kxcjk-1013,
 # lis3dh, da280 polled; the HID sensor hub buffered and polled), TRIALS
-# times: held still at the neutral pose for SETTLE s, then the pose steps
-# STEP degrees away (out of the 4 degree dead zone at once), 1.5 s later
-# back. The daemon's sample reads are timed by perf record on their system
-# call (CLOCK_MONOTONIC, the clock of now and of evread's frame stamps), its
-# frames by evread. Lines "onset DEVICE MODE TRIAL BEFORE_MS AFTER_MS
-# SAMPLE_MS FRAME_MS PERIOD_MS STATE" go to $RUN_DIR/results: times from the
-# moment before the step was written (the pose left the dead zone between
-# that and AFTER_MS, when set_pose returned): the first sample read after
-# it, the first frame; the interval between the last two reads before it,
-# and the sample demand the daemon followed then.
+# times: held still at the neutral pose for SETTLE s, the pose steps STEP
+# degrees away (out of the 4 degree dead zone at once) and 1.5 s later back;
+# 0.3 s after that, while the engine still runs at the full rate (holding:
+# it follows again only after 0.7 s within half the dead zone), the same
+# step again. The second is the baseline of the first under the same load:
+# what the step costs at the full rate, as every tilt did before the
+# daemon followed the demand.
+#
+# The daemon's sample reads are timed by perf record on their system call
+# (CLOCK_MONOTONIC, the clock of evread's frame stamps), its frames by
+# evread, the steps by the kernel's clock read without a process
+# (mono_now). Lines "onset DEVICE MODE TRIAL 0 AFTER_MS SAMPLE_MS FRAME_MS
+# PERIOD_MS STATE" go to $RUN_DIR/results: times from the moment before the
+# step was written (the pose left the dead zone between that and AFTER_MS,
+# when set_pose returned): the first sample read after that, the first
+# frame; the interval between the last two reads before the step, and the
+# sample demand the daemon followed then (holding for the baseline).
 # tool: a benchmark (Benchmarks/daemon-bench runs it)
-# timeout: 700
+# timeout: 900
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 # shellcheck source=../../../Benchmarks/lib/guest.sh
 . "$PROJECT_DIR/Benchmarks/lib/guest.sh"
 
-TRIALS="${TRIALS:-4}"
+TRIALS="${TRIALS:-5}"
 SETTLE="${SETTLE:-5}"
 STEP=12
 : >"$RUN_DIR/results"
@@ -59,10 +66,21 @@ sample_fd() {
 	fail "no sample descriptor among the daemon's: $(ls -l "/proc/$DAEMON_PID/fd/")"
 }
 
-# onset DEVICE IIO MODE: one daemon, TRIALS timed tilts.
+# timed_step TRIAL STATE: the step away, its times in $marks, then 1.5 s.
+timed_step() {
+	local t0 t1
+	mono_now t0
+	set_pose "$device" $((NEUTRAL + STEP))
+	mono_now t1
+	echo "$1 $t0 $t1 $2" >>"$marks"
+	sleep 1.5
+}
+
+# onset DEVICE IIO MODE: one daemon, TRIALS timed tilts from held still
+# and as many from the full rate.
 onset() {
-	local device="$1" iio="$2" mode="$3" name="onset-$1-$3" config fd call data perf_pid trial t0 t1 state
-	local marks="$RUN_DIR/$name.marks"
+	local iio="$2" mode="$3" name="onset-$1-$3" config fd call data perf_pid trial t0 t1 state
+	device="$1" marks="$RUN_DIR/$name.marks"
 	step "$device ($mode): $TRIALS tilts of $STEP degrees after $SETTLE s held still"
 	BENCH_IIO="$iio"
 	config="$(bench_config "$name" "$mode" always)"
@@ -72,19 +90,17 @@ onset() {
 	read -r fd call < <(sample_fd)
 	data="$RUN_DIR/$name.perf"
 	perf record -q -k CLOCK_MONOTONIC -o "$data" -e "syscalls:sys_enter_$call" --filter "fd == $fd" \
-		-p "$DAEMON_PID" -- sleep $((TRIALS * (SETTLE + 3) + 4)) >/dev/null 2>"$RUN_DIR/$name.perf.err" &
+		-p "$DAEMON_PID" -- sleep $((TRIALS * (SETTLE + 5) + 4)) >/dev/null 2>"$RUN_DIR/$name.perf.err" &
 	perf_pid=$!
 	sleep 2
 	: >"$marks"
 	for ((trial = 1; trial <= TRIALS; trial++)); do
 		set_pose "$device" "$NEUTRAL"
 		sleep "$SETTLE"
-		state="$(bench_demand_state)"
-		mono_now t0
-		set_pose "$device" $((NEUTRAL + STEP))
-		mono_now t1
-		echo "$trial $t0 $t1 $state" >>"$marks"
-		sleep 1.5
+		timed_step "$trial" "$(bench_demand_state)"
+		set_pose "$device" "$NEUTRAL"
+		sleep 0.3
+		timed_step "$trial" "$(bench_demand_state)"
 	done
 	set_pose "$device" "$NEUTRAL"
 	wait "$perf_pid" || fail "perf record failed: $(cat "$RUN_DIR/$name.perf.err")"
