@@ -7,8 +7,9 @@
 # lis3dh, da280 polled; the HID sensor hub buffered and polled), TRIALS
 # times: held still at the neutral pose for SETTLE s, the pose steps STEP
 # degrees away (out of the 4 degree dead zone at once) and 1.5 s later back;
-# 0.3 s after that, while the engine still runs at the full rate (holding:
-# it follows again only after 0.7 s within half the dead zone), the same
+# 0.3 s after that (no process in between: under TCG a spawn takes tens
+# of ms), while the engine still runs at the full rate (holding: it follows
+# again only after two 0.35 s blocks within half the dead zone), the same
 # step again. The second is the baseline of the first under the same load:
 # what the step costs at the full rate, as every tilt did before the
 # daemon followed the demand.
@@ -17,11 +18,12 @@
 # (CLOCK_MONOTONIC, the clock of evread's frame stamps), its frames by
 # evread, the steps by the kernel's clock read without a process
 # (mono_now). Lines "onset DEVICE MODE TRIAL 0 AFTER_MS SAMPLE_MS FRAME_MS
-# PERIOD_MS STATE" go to $RUN_DIR/results: times from the moment before the
+# PERIOD_MS KIND" go to $RUN_DIR/results: times from the moment before the
 # step was written (the pose left the dead zone between that and AFTER_MS,
 # when set_pose returned): the first sample read after that, the first
-# frame; the interval between the last two reads before the step, and the
-# sample demand the daemon followed then (holding for the baseline).
+# frame; the interval between the last two reads before the step (80 ms:
+# the daemon followed a held-still demand; 20 ms: the full rate), and the
+# kind of step: held (after SETTLE s held still) or full (the baseline).
 # tool: a benchmark (Benchmarks/daemon-bench runs it)
 # timeout: 900
 set -eu
@@ -66,7 +68,8 @@ sample_fd() {
 	fail "no sample descriptor among the daemon's: $(ls -l "/proc/$DAEMON_PID/fd/")"
 }
 
-# timed_step TRIAL STATE: the step away, its times in $marks, then 1.5 s.
+# timed_step TRIAL KIND: the step away, its times in $marks, then 1.5 s
+# (KIND: held, after SETTLE s held still; full, the baseline).
 timed_step() {
 	local t0 t1
 	mono_now t0
@@ -94,13 +97,16 @@ onset() {
 	perf_pid=$!
 	sleep 2
 	: >"$marks"
+	rm -f /run/tiltscroll-onset-pause
+	mkfifo /run/tiltscroll-onset-pause
 	for ((trial = 1; trial <= TRIALS; trial++)); do
 		set_pose "$device" "$NEUTRAL"
 		sleep "$SETTLE"
-		timed_step "$trial" "$(bench_demand_state)"
+		timed_step "$trial" held
+		# Nothing but builtins between the return and the next step.
 		set_pose "$device" "$NEUTRAL"
-		sleep 0.3
-		timed_step "$trial" "$(bench_demand_state)"
+		read -rt 0.3 _ <>/run/tiltscroll-onset-pause || true
+		timed_step "$trial" full
 	done
 	set_pose "$device" "$NEUTRAL"
 	wait "$perf_pid" || fail "perf record failed: $(cat "$RUN_DIR/$name.perf.err")"
@@ -108,13 +114,13 @@ onset() {
 	perf script -i "$data" -F time 2>/dev/null | tr -d ':' >"$RUN_DIR/$name.reads"
 	while read -r trial t0 t1 state; do
 		bench_result "$(awk -v device="$device" -v mode="$mode" -v trial="$trial" -v t0="$t0" -v t1="$t1" \
-			-v state="$state" -v frames="$FRAMES" '
+			-v kind="$state" -v frames="$FRAMES" '
 			FILENAME == frames { if ($1 == "frame" && $2 >= t0 && frame == "") frame = $2; next }
 			{ t = $1 + 0; if (t < t0) { prev = last; last = t } else if (t >= t1 && sample == "") sample = t }
 			END {
 				printf "onset %s %s %d 0 %.1f %.1f %.1f %.1f %s\n", device, mode, trial, (t1 - t0) * 1000,
 					sample == "" ? -1 : (sample - t0) * 1000, frame == "" ? -1 : (frame - t0) * 1000,
-					prev == "" ? -1 : (last - prev) * 1000, state
+					prev == "" ? -1 : (last - prev) * 1000, kind
 			}' "$RUN_DIR/$name.reads" "$FRAMES")"
 		log "$(tail -n 1 "$RUN_DIR/results")"
 	done <"$marks"

@@ -13,7 +13,11 @@
 #     Killed (SIGKILL) while resting at 4 Hz: the next daemon writes the
 #     originals back before it captures (its SIGTERM then leaves everything
 #     as it was before the first one).
-# timeout: 300
+#   - A hub that reports its change sensitivity (uhid-accel --sensitivity;
+#     by default the testbed's hub answers EINVAL and is left alone): lying
+#     still it is raised to one count and the hub goes nearly quiet; picked
+#     up, it is back at once, and a tilt scrolls.
+# timeout: 400
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
@@ -36,6 +40,13 @@ samples_per_second() {
 	r1="$(awk '$1 == "syscr:" { print $2 }' "/proc/$DAEMON_PID/io")" w1="$(daemon_wakeups)" t1="$(now)"
 	awk -v r="$((r1 - r0))" -v w="$((w1 - w0))" -v s="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" \
 		'BEGIN { printf "%.1f %.1f\n", r / 3 / s, w / s }'
+}
+
+# attribute_is FILE VALUE: the attribute reads VALUE.
+attribute_is() {
+	local value
+	read -r value <"$1"
+	[ "$value" = "$2" ]
 }
 
 # frequency_is DIR VALUE: the device's sampling frequency reads VALUE.
@@ -141,4 +152,35 @@ wait_until 10 "the new daemon to say it restored" grep -q 'restored [0-9]* setti
 log "$(grep 'restored [0-9]* settings left' "$RUN_DIR/daemon.err" | tail -n 1)"
 daemon_stop
 iio_expect_settings "$hdir" "$before" "the HID sensor hub's settings after a kill and the next daemon's SIGTERM"
+step "a hub that reports its change sensitivity: one count while resting"
+hid_stop
+hdir="$(HID_SENSITIVITY=1 hid_start)"
+set_pose hid "$NEUTRAL"
+hysteresis_before="$(cat "$hdir/in_accel_hysteresis")"
+log "in_accel_hysteresis reads $hysteresis_before"
+before="$(iio_settings "$hdir")"
+frames_start
+daemon_start "$config"
+daemon_wait_device
+frames_wait_ready_count 1
+put_down hid
+wait_until "$((STILL_WITHIN + REST_WITHIN))" "resting: the change sensitivity at one count (0.01 g)" \
+	attribute_is "$hdir/in_accel_hysteresis" 0.010000
+frequency_is "$hdir" 4.000000 || fail "resting with a change sensitivity: the sampling frequency is not 4 Hz"
+rchar0="$(awk '$1 == "rchar:" { print $2 }' "/proc/$DAEMON_PID/io")"
+sleep "$WINDOW"
+rchar1="$(awk '$1 == "rchar:" { print $2 }' "/proc/$DAEMON_PID/io")"
+# 24 bytes a scan (three 32-bit slots and the 64-bit timestamp).
+log "lying still: $(((rchar1 - rchar0) / 24)) scans in $WINDOW s (4 Hz would be $((4 * WINDOW)))"
+[ $(((rchar1 - rchar0) / 24)) -lt $((2 * WINDOW)) ] ||
+	fail "lying still with a change sensitivity: the hub still reports about every sample"
+t="$(now)"
+pick_up hid $((NEUTRAL + TILT))
+wait_until 1 "picked up: the change sensitivity back at once" attribute_is "$hdir/in_accel_hysteresis" "$hysteresis_before"
+sleep 1.5
+expect_prompt_start "picked up and tilted, with a change sensitivity" "$t" 1
+set_pose hid "$NEUTRAL"
+daemon_stop
+frames_stop
+iio_expect_settings "$hdir" "$before" "the settings of a hub with a change sensitivity"
 pass "the capture follows the demand and every setting is restored"
