@@ -153,7 +153,7 @@ private let basePath =
         // comes back for the tests after this one.
         defer {
             unlink(hysteresis)
-            FileManager.default.createFile(atPath: hysteresis, contents: Data((original + "\n").utf8))
+            #expect(FileManager.default.createFile(atPath: hysteresis, contents: Data((original + "\n").utf8)))
         }
 
         let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).first)
