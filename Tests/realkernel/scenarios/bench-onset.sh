@@ -55,19 +55,6 @@ mono_now() {
 	printf -v "$1" '%d.%09d' $((ns / 1000000000)) $((ns % 1000000000))
 }
 
-# sample_fd: the daemon's descriptor samples are read from, and the call.
-sample_fd() {
-	local fd target
-	for fd in "/proc/$DAEMON_PID/fd/"*; do
-		target="$(readlink "$fd" 2>/dev/null)" || continue
-		case "$target" in
-		*/in_accel_z_raw) echo "${fd##*/} pread64" && return 0 ;;
-		/dev/iio:device*) echo "${fd##*/} read" && return 0 ;;
-		esac
-	done
-	fail "no sample descriptor among the daemon's: $(ls -l "/proc/$DAEMON_PID/fd/")"
-}
-
 # timed_step TRIAL KIND: the step away, its times in $marks, then 1.5 s
 # (KIND: held, after SETTLE s held still; full, the baseline).
 timed_step() {
@@ -90,7 +77,7 @@ onset() {
 	set_pose "$device" "$NEUTRAL"
 	bench_start "$name" "$config"
 	bench_wait_device 60
-	read -r fd call < <(sample_fd)
+	read -r fd call < <(daemon_sample_fd)
 	data="$RUN_DIR/$name.perf"
 	perf record -q -k CLOCK_MONOTONIC -o "$data" -e "syscalls:sys_enter_$call" --filter "fd == $fd" \
 		-p "$DAEMON_PID" -- sleep $((TRIALS * (SETTLE + 5) + 4)) >/dev/null 2>"$RUN_DIR/$name.perf.err" &
