@@ -24,6 +24,12 @@ BENCH_VALGRIND_BIN="$BENCH_DIR/tiltscrolld-nodebug"
 BENCH_WINDOW="${BENCH_WINDOW:-10}"
 BENCH_ALLOC_WINDOW="${BENCH_ALLOC_WINDOW:-20}"
 BENCH_SETTLE=2
+# Seconds from the start (in a hand at the neutral pose) to the held-still
+# window, and from a put-down to the resting one: the engine's own time to
+# tell (StillnessMeter: two 0.35 s blocks; the 5.6 s long window), then a
+# buffer's 2 s before it lowers its rate (DemandFollower).
+BENCH_STILL_SETTLE=5
+BENCH_REST_SETTLE=10
 NEUTRAL=30 # the pose each daemon starts at (its neutral)
 TILTED=45  # 15 degrees away: scrolls steadily, frames on the output clock
 
@@ -118,8 +124,10 @@ bench_pose() {
 }
 
 # bench_counters PID: "TIME VOLUNTARY NONVOLUNTARY SYSCR SYSCW RCHAR WCHAR
-# THREADS": context switches summed over the process's threads and its I/O
-# accounting (read and write system calls, bytes).
+# THREADS CPU_NS": context switches summed over the process's threads, its
+# I/O accounting (read and write system calls, bytes) and the time it ran
+# on the CPU, nanoseconds (/proc/PID/schedstat: the scheduler's own count,
+# finer than the clock ticks of /proc/PID/stat).
 bench_counters() {
 	local pid="$1" t
 	t="$(now)"
@@ -127,26 +135,47 @@ bench_counters() {
 		FILENAME ~ /status$/ && $1 == "voluntary_ctxt_switches:" { v += $2; threads++ }
 		FILENAME ~ /status$/ && $1 == "nonvoluntary_ctxt_switches:" { nv += $2 }
 		FILENAME ~ /io$/ { io[$1] = $2 }
-		END { print t, v, nv, io["syscr:"], io["syscw:"], io["rchar:"], io["wchar:"], threads }
-	' /proc/"$pid"/task/*/status /proc/"$pid"/io
+		FILENAME ~ /schedstat$/ { ns += $1 }
+		END { print t, v, nv, io["syscr:"], io["syscw:"], io["rchar:"], io["wchar:"], threads, ns }
+	' /proc/"$pid"/task/*/status /proc/"$pid"/io /proc/"$pid"/task/*/schedstat
 }
 
 # bench_window KEY SECONDS: counters over a window of the running daemon;
 # writes "wake KEY SECONDS VOLUNTARY NONVOLUNTARY SYSCR SYSCW RCHAR WCHAR
-# FRAMES THREADS" (deltas; FRAMES as evread saw them).
+# FRAMES THREADS CPU_NS" (deltas; FRAMES as evread saw them), and "demand
+# KEY STATE WRITES": the sample demand the daemon followed last before the
+# window (its debug lines "... Hz (STATE)") and the setting writes it made
+# during the window (from its "N setting writes so far").
 bench_window() {
-	local key="$1" a b frames
+	local key="$1" a b frames w0 w1
+	w0="$(bench_setting_writes)"
 	a="$(bench_counters "$DAEMON_PID")"
 	sleep "$2"
 	b="$(bench_counters "$DAEMON_PID")"
+	w1="$(bench_setting_writes)"
 	read -r frames _ < <(frames_window "${a%% *}" "${b%% *}")
 	bench_result "$(awk -v key="$key" -v f="$frames" -v a="$a" -v b="$b" 'BEGIN {
 		split(a, x, " "); split(b, y, " ")
 		printf "wake %s %.3f", key, y[1] - x[1]
 		for (i = 2; i <= 7; i++) printf " %d", y[i] - x[i]
-		printf " %d %d\n", f, y[8]
+		printf " %d %d %d\n", f, y[8], y[9] - x[9]
 	}')"
 	log "$key: $(tail -n 1 "$RUN_DIR/results")"
+	bench_result "demand $key $(bench_demand_state) $((w1 - w0))"
+	log "$key: $(tail -n 1 "$RUN_DIR/results")"
+}
+
+# bench_demand_state: the state of the last sample demand the running
+# daemon followed ("polling at 12.5 Hz (following)", "sampling at 4 Hz
+# (resting)" in its --verbose log); "holding" before any change.
+bench_demand_state() {
+	sed -n 's/.* at [0-9.]* Hz (\([a-z]*\)).*/\1/p' "$RUN_DIR/$BENCH_RUN.err" | tail -n 1 | grep . || echo holding
+}
+
+# bench_setting_writes: the device setting writes the running daemon made
+# to follow the demand so far (its last "N setting writes so far").
+bench_setting_writes() {
+	sed -n 's/.*; \([0-9]*\) setting writes so far.*/\1/p' "$RUN_DIR/$BENCH_RUN.err" | tail -n 1 | grep . || echo 0
 }
 
 # bench_scan_bytes DIR: bytes of one scan of the enabled channels, laid out as
@@ -203,17 +232,20 @@ bench_active() {
 	local mode="$1" config
 	config="$(bench_config "active-$mode" "$mode" always)"
 
-	step "$mode: the plain release daemon: wake-ups, memory, system calls"
+	step "$mode: the plain release daemon: wake-ups, CPU, memory, system calls"
 	set_pose "$BENCH_DEVICE" "$NEUTRAL"
 	bench_start "plain-$mode" "$config"
 	bench_wait_device 60
-	sleep "$BENCH_SETTLE"
+	# Held still in a hand at the neutral pose: the engine follows (a quarter
+	# of the rate) within a second; a buffer lowers its rate 2 s later.
+	sleep "$BENCH_STILL_SETTLE"
 	bench_window "$mode-still" "$BENCH_WINDOW"
 	bench_pose "$TILTED"
 	bench_window "$mode-scroll" "$BENCH_WINDOW"
 	bench_snapshot_memory "$mode"
 	bench_perf "$mode"
 	bench_strace "$mode"
+	bench_rest "$mode"
 	bench_stop
 
 	step "$mode: allocations (alloc-count preloaded)"
@@ -248,6 +280,90 @@ bench_active() {
 	[ -s "$RUN_DIR/callgrind-$mode.out.1" ] || fail "no callgrind dump callgrind-$mode.out.1"
 	log "callgrind-$mode: window dumped"
 	BENCH_EVREAD=0 bench_stop 60
+}
+
+# bench_states MODE KEY: a plain daemon in capture MODE held still,
+# scrolling and resting: "wake KEY-still", "KEY-scroll", "KEY-rest" (the
+# HID sensor hub polled, beside bench_active's buffered run).
+bench_states() {
+	local mode="$1" key="$2" config
+	config="$(bench_config "states-$key" "$mode" always)"
+	step "$key: the plain release daemon in Mode=$mode held still, scrolling, resting"
+	set_pose "$BENCH_DEVICE" "$NEUTRAL"
+	bench_start "states-$key" "$config"
+	bench_wait_device 60
+	sleep "$BENCH_STILL_SETTLE"
+	bench_window "$key-still" "$BENCH_WINDOW"
+	bench_pose "$TILTED"
+	bench_window "$key-scroll" "$BENCH_WINDOW"
+	bench_rest "$key"
+	bench_stop
+}
+
+# bench_rest KEY: back at the neutral pose, put down: "wake KEY-rest" once
+# the engine has seen the device lie still (its long window, 5.6 s) and the
+# capture followed; picked up again afterwards.
+bench_rest() {
+	set_pose "$BENCH_DEVICE" "$NEUTRAL"
+	sleep 1
+	put_down "$BENCH_DEVICE"
+	sleep "$BENCH_REST_SETTLE"
+	bench_window "$1-rest" "$BENCH_WINDOW"
+	pick_up "$BENCH_DEVICE" "$NEUTRAL"
+}
+
+# bench_side_by_side MODE: iio-sensor-proxy claimed by monitor-sensor (as
+# GNOME claims it in tablet mode) and then tiltscrolld (Mode=auto) on the
+# same sensor in one guest: "pair KEY ..." lines with both processes' CPU and
+# wake-ups over the same windows, the proxy alone, then with tiltscrolld held
+# still, scrolling and resting. The proxy runs without debug output (which
+# it would otherwise write for every sample).
+bench_side_by_side() {
+	local mode="$1" config
+	step "$mode: side by side with iio-sensor-proxy (claimed by monitor-sensor)"
+	udevd_run
+	udevadm trigger --action=add --subsystem-match=iio
+	udev_settle
+	set_pose "$BENCH_DEVICE" "$NEUTRAL"
+	SENSORPROXY_DEBUG="" sensorproxy_start
+	sleep "$BENCH_SETTLE"
+	DAEMON_PID="" bench_pair_window "$mode-proxy-alone" "$BENCH_WINDOW"
+	config="$(bench_config "side-$mode" auto always)"
+	bench_start "side-$mode" "$config"
+	bench_wait_device 60
+	sleep "$BENCH_STILL_SETTLE"
+	bench_pair_window "$mode-side-still" "$BENCH_WINDOW"
+	bench_pose "$TILTED"
+	bench_pair_window "$mode-side-scroll" "$BENCH_WINDOW"
+	set_pose "$BENCH_DEVICE" "$NEUTRAL"
+	sleep 1
+	put_down "$BENCH_DEVICE"
+	sleep "$BENCH_REST_SETTLE"
+	bench_pair_window "$mode-side-rest" "$BENCH_WINDOW"
+	pick_up "$BENCH_DEVICE" "$NEUTRAL"
+	bench_stop
+	sensorproxy_stop
+	udevd_stop
+}
+
+# bench_pair_window KEY SECONDS: "pair KEY SECONDS DAEMON_CPU_NS
+# DAEMON_WAKEUPS DAEMON_SYSCR PROXY_CPU_NS PROXY_WAKEUPS PROXY_SYSCR STATE"
+# over one window (the daemon's fields 0 and STATE "none" without one).
+bench_pair_window() {
+	local key="$1" a b p q state=none
+	[ -z "$DAEMON_PID" ] || a="$(bench_counters "$DAEMON_PID")"
+	p="$(bench_counters "$SENSORPROXY_PID")"
+	sleep "$2"
+	[ -z "$DAEMON_PID" ] || b="$(bench_counters "$DAEMON_PID")"
+	q="$(bench_counters "$SENSORPROXY_PID")"
+	[ -z "$DAEMON_PID" ] || state="$(bench_demand_state)"
+	bench_result "$(awk -v key="$key" -v a="${a:-0 0 0 0 0 0 0 0 0}" -v b="${b:-0 0 0 0 0 0 0 0 0}" \
+		-v p="$p" -v q="$q" -v state="$state" 'BEGIN {
+		split(a, x, " "); split(b, y, " "); split(p, u, " "); split(q, v, " ")
+		printf "pair %s %.3f %d %d %d %d %d %d %s\n", key, v[1] - u[1], y[9] - x[9], y[2] - x[2], y[4] - x[4],
+			v[9] - u[9], v[2] - u[2], v[4] - u[4], state
+	}')"
+	log "$key: $(tail -n 1 "$RUN_DIR/results")"
 }
 
 # bench_snapshot_memory MODE: the daemon's memory while it scrolls.

@@ -6,7 +6,7 @@ import Testing
 
 /// A HID-sensor-hub-like device in a temporary directory, its device node a
 /// FIFO the test writes scans into.
-private final class HubTree {
+final class HubTree {
     let tree: CaptureTestTree
     private(set) var writer: Int32 = -1
 

@@ -146,8 +146,15 @@ private let basePath =
         // FIFO nobody writes: reading it would hang this test.
         let root = try #require(Umockdev.root)
         let hysteresis = root + hubPath + "/in_accel_hysteresis"
+        let original = try #require(Umockdev.read(hubPath + "/in_accel_hysteresis"))
         unlink(hysteresis)
         try #require(mkfifo(hysteresis, 0o644) == 0)
+        // A buffered capture reads it (ChangeSensitivity): the attribute
+        // comes back for the tests after this one.
+        defer {
+            unlink(hysteresis)
+            #expect(FileManager.default.createFile(atPath: hysteresis, contents: Data((original + "\n").utf8)))
+        }
 
         let device = try #require(DeviceDiscovery.enumerate(matrixOverride: nil).first)
         #expect(device.name == "accel_3d")

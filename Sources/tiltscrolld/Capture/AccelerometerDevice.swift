@@ -52,6 +52,13 @@ struct AccelerometerDevice: Equatable {
     var problem: CaptureError?
 
     var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath.unescaped) }
+
+    /// Whether it is a HID sensor hub's accelerometer (Intel ISH, AMD SFH:
+    /// hid-sensor-accel-3d under a `HID-SENSOR-200073.N.auto` device). Its
+    /// raw reads are report round trips with the hub, which answers at once
+    /// whatever its report interval; while the kernel holds it powered
+    /// (between polls too) it streams reports at that interval.
+    var isHIDSensorHub: Bool { sysfsPath.unescaped.contains("/HID-SENSOR-") }
 }
 
 extension AccelerometerDevice: LifecycleSensor {

@@ -4,6 +4,14 @@ import ScrollPhysics
 /// Buffered capture: the device pushes whole scans into its kernel buffer
 /// at its own rate, and the loop `read()`s them from `/dev/iio:deviceN`
 /// when poll(2) says there are some, many per call.
+///
+/// It follows the engine's demand with the device's sampling frequency (for
+/// a HID sensor hub, its report interval), and while the device rests with
+/// its change sensitivity too (`ChangeSensitivity`): a higher demand at
+/// once, a lower one once it has lasted (`DemandFollower`). Both are
+/// journalled like every other change. The buffer's `watermark` is left
+/// alone: it cannot change while the buffer runs (EBUSY), and batching
+/// scans would delay the first one of a tilt (Benchmarks/README.md).
 final class BufferCapture: SampleSource {
     let mode = CaptureMode.buffer
     var pollDescriptor: FileDescriptor? { isReleased ? nil : node }
@@ -21,7 +29,16 @@ final class BufferCapture: SampleSource {
     private let timestamp: ScanLayout.Element?
     private let timestampClock: KernelClock?
     /// Seconds between scans at the device's rate, to space scans without a usable stamp.
-    private let period: Double
+    private var period: Double
+    private(set) var currentRate: Double
+    /// The rate the capture was opened with, the most `follow` asks of the device.
+    let fullRate: Double
+    private(set) var settingWrites = 0
+    /// The sampling frequency, while the capture may change it.
+    private var frequency: FollowedFrequency?
+    private var sensitivity: ChangeSensitivity?
+    private var isSensitivityRaised = false
+    private var follower: DemandFollower
     /// Room for `scansPerRead` scans; a partial scan left by a short read waits at its start.
     private let bytes: UnsafeMutableRawBufferPointer
     private var pending = 0
@@ -38,7 +55,8 @@ final class BufferCapture: SampleSource {
     private init(
         device: AccelerometerDevice, node: FileDescriptor, journal: SettingsJournal, calibration: AccelCalibration,
         layout: ScanLayout, axes: (ScanLayout.Element, ScanLayout.Element, ScanLayout.Element),
-        timestamp: ScanLayout.Element?, timestampClock: KernelClock?, period: Double
+        timestamp: ScanLayout.Element?, timestampClock: KernelClock?, rate: Double, frequency: FollowedFrequency?,
+        sensitivity: ChangeSensitivity?
     ) {
         deviceName = device.name
         devicePath = device.sysfsPath
@@ -49,7 +67,12 @@ final class BufferCapture: SampleSource {
         (x, y, z) = axes
         self.timestamp = timestamp
         self.timestampClock = timestampClock
-        self.period = period
+        period = 1 / rate
+        currentRate = rate
+        fullRate = rate
+        self.frequency = frequency
+        self.sensitivity = sensitivity
+        follower = DemandFollower(applied: SampleDemand(rate: rate, state: .holding))
         bytes = UnsafeMutableRawBufferPointer.allocate(
             byteCount: layout.scanBytes * BufferCapture.scansPerRead, alignment: 8)
     }
@@ -156,7 +179,9 @@ final class BufferCapture: SampleSource {
                 + "trigger \(trigger), \(effectiveRate) Hz")
         return BufferCapture(
             device: device, node: node, journal: journal, calibration: calibration, layout: layout,
-            axes: (x, y, z), timestamp: timestamp, timestampClock: clock, period: 1 / effectiveRate)
+            axes: (x, y, z), timestamp: timestamp, timestampClock: clock, rate: effectiveRate,
+            frequency: SamplingFrequency.find(in: directory)?.follower(on: directory),
+            sensitivity: ChangeSensitivity.find(in: directory, scale: calibration.x.scale))
     }
 
     /// Enables x, y, z and the timestamp and disables every other channel;
@@ -331,6 +356,44 @@ final class BufferCapture: SampleSource {
             if available < bytes.count { return .ok }
         }
         return .ok
+    }
+
+    func follow(_ demand: SampleDemand, now: Double) {
+        guard !isReleased, frequency != nil || sensitivity != nil else { return }
+        let capped = SampleDemand(rate: min(demand.rate, fullRate), state: demand.state)
+        guard let next = follower.update(capped, at: now) else { return }
+        let resting = next.state == .resting
+        // Reports flow again before the rate rises, and stop only once it fell.
+        if !resting { setSensitivity(raised: false) }
+        if var followed = frequency {
+            do {
+                if try followed.run(at: next.rate, journal: journal) { settingWrites += 1 }
+                frequency = followed
+                currentRate = followed.value > 0 ? followed.value : next.rate
+                period = 1 / currentRate
+            } catch {
+                Log.notice(
+                    "\(deviceName): cannot follow the sample demand (\(error)); sampling stays at \(followed.text) Hz")
+                frequency = nil
+            }
+        }
+        if resting { setSensitivity(raised: true) }
+        Log.debug(
+            "\(deviceName): sampling at \(FrequencyValue.plainText(currentRate)) Hz (\(next.state.name))"
+                + (isSensitivityRaised ? ", change sensitivity \(sensitivity?.resting ?? "")" : "")
+                + "; \(settingWrites) setting writes so far")
+    }
+
+    private func setSensitivity(raised: Bool) {
+        guard let sensitivity, raised != isSensitivityRaised else { return }
+        do {
+            try sensitivity.apply(resting: raised, journal: journal)
+            settingWrites += 1
+            isSensitivityRaised = raised
+        } catch {
+            Log.notice("\(deviceName): cannot change \(sensitivity.path) (\(error)); it is left as it is")
+            self.sensitivity = nil
+        }
     }
 
     func release() {

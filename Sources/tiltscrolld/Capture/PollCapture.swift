@@ -3,13 +3,42 @@ import ScrollPhysics
 
 /// Polled capture: the three `in_accel_{x,y,z}_raw` attributes stay open and
 /// are re-read with one `pread` each per sample, the least the sysfs
-/// interface allows, on a timer at the capture rate.
+/// interface allows, on a timer at the rate the engine demands.
+///
+/// Following the demand moves the read deadline only: the sampling
+/// frequency stays where `open` put it. Lowering it would make each read of
+/// the drivers that wait for a fresh conversion (st_sensors, lis3dh: two
+/// sample periods per raw read) hold the loop longer, and slow every other
+/// reader of the device; a deadline costs nothing to move, so it follows at
+/// once, both ways.
+///
+/// A HID sensor hub is the exception: its raw reads are answered at once
+/// whatever its report interval (measured in the testbed: no slower at 4 Hz
+/// than at 50), while between the polls the kernel keeps it powered and it
+/// streams reports at that interval, each handled by the kernel and thrown
+/// away. So the interval follows the demand as a buffered capture's does
+/// (`DemandFollower`, journalled), but never below what it held when the
+/// capture began while another program runs the buffer (iio-sensor-proxy
+/// reads its orientation from it).
 final class PollCapture: SampleSource {
     let mode = CaptureMode.poll
     var pollDescriptor: FileDescriptor? { nil }
 
-    /// Seconds between reads.
-    let period: Double
+    /// Seconds between reads now (1 / `currentRate`).
+    private(set) var period: Double
+    private(set) var currentRate: Double
+    /// The rate the capture was opened with: the configured one, or the
+    /// device's own when that is lower (reading faster than it samples only
+    /// returns the same value again).
+    let fullRate: Double
+    private(set) var settingWrites = 0
+    /// A HID sensor hub's report interval (its sampling frequency), followed
+    /// along with the deadline; nil for every other device.
+    private var reportInterval: FollowedFrequency?
+    /// What it held when the capture began, the least it is set to while
+    /// another program runs the buffer.
+    private var reportIntervalFloor = 0.0
+    private var follower: DemandFollower
 
     private let deviceName: DeviceText
     private let devicePath: DeviceText
@@ -21,6 +50,8 @@ final class PollCapture: SampleSource {
     /// One attribute's text; raw values are a few digits, a page is the most sysfs returns.
     private let text: UnsafeMutableRawBufferPointer
     private var due: Double
+    /// When the last sample was read.
+    private var lastSampleTime: Double?
     private var backoff = RawReadBackoff()
     private var isReleased = false
 
@@ -34,6 +65,9 @@ final class PollCapture: SampleSource {
         self.journal = journal
         (x, y, z) = axes
         self.period = period
+        currentRate = 1 / period
+        fullRate = currentRate
+        follower = DemandFollower(applied: SampleDemand(rate: currentRate, state: .holding))
         due = now
         text = UnsafeMutableRawBufferPointer.allocate(byteCount: SysfsAttribute.maximumSize, alignment: 8)
     }
@@ -102,7 +136,14 @@ final class PollCapture: SampleSource {
         let capture = PollCapture(
             device: device, calibration: calibration, journal: journal, axes: (opened[0], opened[1], opened[2]),
             period: 1 / pollRate, now: now)
-        if let frequency { capture.keepReadsShort(frequency, on: directory) }
+        if let frequency {
+            capture.keepReadsShort(frequency, on: directory)
+            if device.isHIDSensorHub, let followed = frequency.follower(on: directory) {
+                capture.reportInterval = followed
+                let original = journal.original(of: followed.path).flatMap { DecimalNumber.parse($0) }
+                capture.reportIntervalFloor = original ?? followed.value
+            }
+        }
         Log.info("capturing from \(device.name) (\(device.sysfsPath)) by polling at \(pollRate) Hz")
         return capture
     }
@@ -165,10 +206,45 @@ final class PollCapture: SampleSource {
         // slow driver (lis3dh waits for its next conversion) makes `now` stale.
         let time = DaemonClock.now()
         sink(AccelSample(acceleration: calibration.acceleration(x: raw.x, y: raw.y, z: raw.z), time: time))
+        lastSampleTime = time
 
         due += period
         if due < time { due = time + period }
         return .ok
+    }
+
+    func follow(_ demand: SampleDemand, now: Double) {
+        let rate = min(demand.rate, fullRate)
+        guard rate.isFinite, rate > 0 else { return }
+        if rate != currentRate {
+            let faster = rate > currentRate
+            currentRate = rate
+            period = 1 / rate
+            // Faster from the next read on: one new period after the last sample.
+            if faster, let last = lastSampleTime { due = min(due, last + period) }
+            Log.debug("\(deviceName): polling at \(FrequencyValue.plainText(rate)) Hz (\(demand.state.name))")
+        }
+        if reportInterval != nil { followWithReportInterval(SampleDemand(rate: rate, state: demand.state), now: now) }
+    }
+
+    private func followWithReportInterval(_ demand: SampleDemand, now: Double) {
+        guard var followed = reportInterval, let next = follower.update(demand, at: now) else { return }
+        var rate = next.rate
+        if rate < reportIntervalFloor,
+            (try? DeviceDirectory(path: devicePath.unescaped).read("buffer/enable"))?.unescaped == "1"
+        {
+            rate = reportIntervalFloor
+        }
+        do {
+            guard try followed.run(at: rate, journal: journal) else { return }
+            reportInterval = followed
+            settingWrites += 1
+            Log.debug(
+                "\(deviceName): reports at \(followed.text) Hz between polls; \(settingWrites) setting writes so far")
+        } catch {
+            Log.notice("\(deviceName): cannot follow the sample demand (\(error)); reports stay at \(followed.text) Hz")
+            reportInterval = nil
+        }
     }
 
     func release() {

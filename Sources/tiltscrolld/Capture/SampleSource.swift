@@ -36,9 +36,22 @@ protocol SampleSource: AnyObject {
     /// Throws when the capture cannot continue (device gone, unreadable):
     /// release it then.
     func read(now: Double, into sink: (AccelSample) -> Void) throws(CaptureError) -> CaptureStatus
+    /// Runs the capture at `demand.rate` samples a second or faster from
+    /// `now` on, as far as the device allows (`ScrollEngine.sampleDemand`;
+    /// `demand.state` says why: resting, held still, scrolling). Call it on
+    /// every wake-up; it does nothing while the demand stays the same. Never
+    /// faster than the rate the capture was opened with.
+    func follow(_ demand: SampleDemand, now: Double)
+    /// Samples a second the capture runs at now (what `follow` made of the
+    /// demand).
+    var currentRate: Double { get }
+    /// How many device settings `follow` has written since the capture was
+    /// opened (sampling frequency, change sensitivity): each is a sysfs write,
+    /// for a HID sensor hub a report round trip.
+    var settingWrites: Int { get }
     /// Restores every setting the capture changed (sampling frequency,
-    /// channels, trigger, buffer length and enable) and closes its
-    /// descriptors. Safe to call more than once.
+    /// channels, trigger, buffer length and enable, change sensitivity) and
+    /// closes its descriptors. Safe to call more than once.
     func release()
     /// Like `release`, for a capture that failed and will be tried again:
     /// the raised sampling frequency stays, and the journal that records it

@@ -70,6 +70,15 @@ struct SamplingFrequency {
         return now
     }
 
+    /// The frequency as it stands, for a capture that will follow the
+    /// engine's demand with it; nil when it cannot be read.
+    func follower(on device: DeviceDirectory) -> FollowedFrequency? {
+        guard let state = try? read(device) else { return nil }
+        return FollowedFrequency(
+            path: device.attributePath(attribute), available: state.available, text: state.text.unescaped,
+            value: state.value)
+    }
+
     /// The current value as text and number, and the available values.
     private func read(_ device: DeviceDirectory) throws(CaptureError) -> (
         text: DeviceText, value: Double, available: AvailableFrequencies?
@@ -105,5 +114,30 @@ struct SamplingFrequency {
             return now
         }
         return choice.value
+    }
+}
+
+/// A sampling frequency that follows the engine's demand while a buffered
+/// capture runs: what it holds is remembered rather than read again (a HID
+/// sensor hub answers every read of it with a report round trip), and every
+/// change goes through the capture's journal, which keeps the original.
+struct FollowedFrequency: Equatable {
+    /// The attribute's absolute path.
+    let path: String
+    let available: AvailableFrequencies?
+    /// What it holds now, as written (or as read when the capture began).
+    private(set) var text: String
+    private(set) var value: Double
+
+    /// Makes the device sample at the lowest rate it offers at or above
+    /// `rate`; returns whether that took a write.
+    mutating func run(at rate: Double, journal: SettingsJournal) throws(SystemError) -> Bool {
+        guard let choice = SamplingFrequencyChoice.atLeast(rate, available: available), choice.value != value else {
+            return false
+        }
+        try journal.change(path, to: choice.text, from: text)
+        text = choice.text
+        value = choice.value
+        return true
     }
 }

@@ -70,26 +70,29 @@ enum SamplingFrequencyChoice {
     /// From a range: the lowest step at or above `wanted`, else the maximum.
     /// Without either: `wanted` itself (HID sensor hubs take any rate).
     static func choose(current: Double, wanted: Double, available: AvailableFrequencies?) -> FrequencyValue? {
-        guard current < wanted else { return nil }
-        let choice: FrequencyValue
+        guard current < wanted, let choice = atLeast(wanted, available: available) else { return nil }
+        return choice.value > current ? choice : nil
+    }
+
+    /// The lowest value `available` allows at or above `wanted`, else the
+    /// highest it allows; `wanted` itself without a list or range (HID
+    /// sensor hubs take any rate). nil only for an empty list.
+    static func atLeast(_ wanted: Double, available: AvailableFrequencies?) -> FrequencyValue? {
         switch available {
         case .list(let values)?:
             let sorted = values.sorted { $0.value < $1.value }
             guard let highest = sorted.last else { return nil }
-            choice = sorted.first { $0.value >= wanted } ?? highest
+            return sorted.first { $0.value >= wanted } ?? highest
         case .range(let minimum, let step, let maximum)?:
-            if wanted <= minimum {
-                choice = FrequencyValue(value: minimum)
-            } else if step > 0 {
+            if wanted <= minimum { return FrequencyValue(value: minimum) }
+            if step > 0 {
                 let steps = ((wanted - minimum) / step).rounded(.up)
-                choice = FrequencyValue(value: min(minimum + steps * step, maximum))
-            } else {
-                choice = FrequencyValue(value: min(wanted, maximum))
+                return FrequencyValue(value: min(minimum + steps * step, maximum))
             }
+            return FrequencyValue(value: min(wanted, maximum))
         case nil:
-            choice = FrequencyValue(value: wanted)
+            return FrequencyValue(value: wanted)
         }
-        return choice.value > current ? choice : nil
     }
 
     /// The next value above `current` that `available` allows, or nil when

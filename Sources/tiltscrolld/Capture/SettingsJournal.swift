@@ -23,11 +23,24 @@ final class SettingsJournal {
     /// Whether anything is recorded for restoring.
     var isEmpty: Bool { changes.isEmpty }
 
+    /// What the attribute at `path` held before its first change; nil when
+    /// it was not changed.
+    func original(of path: String) -> String? { changes.first { $0.path == path }?.original }
+
     /// Writes `value` to the attribute at `path`, first recording `original`
     /// (what it holds now) so `restoreAll` can write it back. A value equal to
-    /// the original is not written at all.
+    /// `original` is not written at all.
+    ///
+    /// An attribute changed again (a sampling frequency that follows the
+    /// engine's demand, a hysteresis set and cleared) keeps the entry of its
+    /// first change: its original, and its place in the order of restoring,
+    /// so the journal and its file do not grow with every change.
     func change(_ path: String, to value: String, from original: String) throws(SystemError) {
         guard value != original else { return }
+        if changes.contains(where: { $0.path == path }) {
+            try SysfsAttribute.write(path, value)
+            return
+        }
         let change = Change(path: path, original: original)
         persist(changes + [change])
         do {

@@ -9,8 +9,9 @@ import ScrollPhysics
 /// call of the daemon's awaits an answer), the sensor (a buffer descriptor,
 /// or a read deadline when polling sysfs), the physics' output clock, the
 /// lifecycle's retries and the systemd watchdog. With nothing to do
-/// (scrolling off, or held still) no deadline exists except the watchdog's,
-/// and the process sleeps in `poll()`.
+/// (scrolling off) no deadline exists except the watchdog's, and the process
+/// sleeps in `poll()`; while active, the sensor runs only as fast as the
+/// engine demands (Daemon+Rate.swift), and frames ride on its wake-ups.
 ///
 /// Whether the sensor and the uinput device are held is the lifecycle's to
 /// say (`SensorLifecycle`); where frames go, and what the run mode implies,
@@ -237,6 +238,7 @@ final class Daemon {
             handleTouchDevices(now: woke)
             if let busSlot { serveBus(ready: poller.isReady(busSlot), now: woke) }
             captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
+            followSampleDemand(now: woke)
             emitDueFrame(now: woke)
             notifier.pingWatchdogIfDue(now: woke)
             if monitorView != nil { monitorView?.redrawIfDue(now: woke, snapshot: monitorSnapshot()) }
@@ -257,7 +259,7 @@ final class Daemon {
         if let source, lifecycle.readsAllowed(at: now) { consider(source.nextReadTime(now: now)) }
         consider(lifecycle.nextDeadline)
         consider(controlsSaveDue)
-        consider(engine.nextFrameTime)
+        consider(engine.frameDeadline)
         consider(bus?.connection.deadline(now: now))
         consider(notifier.nextWatchdogPing)
         consider(monitorView?.nextRedraw)
@@ -297,9 +299,11 @@ final class Daemon {
         }
     }
 
+    /// On every wake-up: a frame when one is due, so that samples that come
+    /// about as often as frames carry them (`ScrollEngine.isFrameDue(at:)`),
+    /// and the timer (`frameDeadline`) fires only when they do not.
     func emitDueFrame(now: Double) {
-        guard let due = engine.nextFrameTime, due <= now else { return }
-        guard let frame = engine.frame(at: now) else { return }
+        guard engine.isFrameDue(at: now), let frame = engine.frame(at: now) else { return }
         switch sink.destination {
         case .uinput:
             guard let scrollDevice else { return }

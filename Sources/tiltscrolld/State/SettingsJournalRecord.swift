@@ -24,7 +24,8 @@
 /// `/sys/devices`, without `.` or `..` components, and name an attribute of
 /// the kinds a capture changes (a sampling frequency, `buffer/enable`,
 /// `buffer/length`, `scan_elements/*_en`, `trigger/current_trigger`,
-/// `current_timestamp_clock`), so it can never be made to write `remove` or
+/// `current_timestamp_clock`, a change sensitivity `*_hysteresis`), so it
+/// can never be made to write `remove` or
 /// `unbind`. A file with any line that does not fit is not used at all: half
 /// of a journal would leave a device in a state nobody chose.
 struct SettingsJournalRecord: PersistedRecord, Equatable {
@@ -134,7 +135,9 @@ struct SettingsJournalRecord: PersistedRecord, Equatable {
         switch (parent, name) {
         case ("buffer", "enable"), ("buffer", "length"), ("trigger", "current_trigger"): return true
         case ("scan_elements", _): return name.hasSuffix("_en")
-        default: return name == "current_timestamp_clock" || name.hasSuffix("sampling_frequency")
+        default:
+            return name == "current_timestamp_clock" || name.hasSuffix("sampling_frequency")
+                || name.hasSuffix("_hysteresis")
         }
     }
 

@@ -10,7 +10,7 @@
  * input reports at the interval the kernel asked for while the kernel has
  * the device open.
  *
- *   uhid-accel --control DIR [--noise-mg MG] [--seed N] [--name NAME] [--verbose]
+ *   uhid-accel --control DIR [--noise-mg MG] [--seed N] [--name NAME] [--sensitivity] [--verbose]
  *
  * What it reports is hand.h's: the pose of the last command on DIR/cmd,
  * held fixed, on a table or in a hand, evaluated at the moment of each
@@ -22,6 +22,14 @@
  * on hubs with that resolution; the sway (10-20 mg) shows.
  * Prints "created" once the kernel has started the device; runs until
  * SIGTERM/SIGINT, then destroys it.
+ *
+ * With --sensitivity the sensor also declares the Change Sensitivity
+ * Absolute property (16 bits, in the data's unit, 1/100 g; 0 until the kernel
+ * writes it, which in_accel_hysteresis then reads back) and honours it as
+ * hub firmware does: a report is sent only when an axis moved by more than
+ * that since the last report sent. Raw reads are answered whatever it holds.
+ * Without it the property is absent, as on the firmware the testbed plays
+ * by default: reading in_accel_hysteresis fails with EINVAL.
  *
  * SIGUSR1 makes the firmware go silent (no more input reports; requests are
  * still answered), as a sensor hub that stalls or a machine going to sleep
@@ -89,6 +97,7 @@ static const uint8_t report_descriptor[] = {
 	0x95, 0x01,             /*   Report Count (1) */
 	0x55, 0x00,             /*   Unit Exponent (0) */
 	0xb1, 0x02,             /*   Feature (Data, Var, Abs) */
+	/* With --sensitivity, sensitivity_items go here (SENSITIVITY_AT). */
 
 	/* One field per axis: the hub hands each field's usage to the driver. */
 	0x16, 0x01, 0x80,       /*   Logical Minimum (-32767) */
@@ -105,13 +114,33 @@ static const uint8_t report_descriptor[] = {
 	0xc0,                   /* End Collection */
 };
 
+/* Change Sensitivity Absolute, after the report interval in the feature
+ * report: inserted at byte SENSITIVITY_AT of report_descriptor, right after
+ * the Report Interval's Feature item (main() checks that it is there). */
+#define SENSITIVITY_AT 94
+static const uint8_t sensitivity_items[] = {
+	0x0a, 0x0f, 0x03,       /*   Usage (Property: Change Sensitivity Absolute) */
+	0x15, 0x00,             /*   Logical Minimum (0) */
+	0x26, 0xff, 0x7f,       /*   Logical Maximum (32767) */
+	0x75, 0x10,             /*   Report Size (16) */
+	0x95, 0x01,             /*   Report Count (1) */
+	0x55, 0x0e,             /*   Unit Exponent (-2) */
+	0xb1, 0x02,             /*   Feature (Data, Var, Abs) */
+};
+
 #define REPORT_ID 1
 
 struct sensor_state {
 	uint8_t reporting_state;
 	uint8_t power_state;
 	uint32_t interval_ms;
+	/* Change sensitivity, in the axes' unit; has_sensitivity: declared. */
+	bool has_sensitivity;
+	uint16_t sensitivity;
 	int16_t axes[3];
+	/* The axes of the last report sent (the sensitivity's reference). */
+	int16_t sent[3];
+	bool sent_any;
 	/* What the axes show: hand.h's model of the pose commanded. */
 	struct hand hand;
 	bool opened;
@@ -155,7 +184,10 @@ static size_t feature_report(const struct sensor_state *s, uint8_t *buf)
 	buf[1] = s->reporting_state;
 	buf[2] = s->power_state;
 	memcpy(buf + 3, &s->interval_ms, 4);
-	return 7;
+	if (!s->has_sensitivity)
+		return 7;
+	memcpy(buf + 7, &s->sensitivity, 2);
+	return 9;
 }
 
 static size_t input_report(const struct sensor_state *s, uint8_t *buf)
@@ -165,12 +197,24 @@ static size_t input_report(const struct sensor_state *s, uint8_t *buf)
 	return 7;
 }
 
-static void send_input(int fd, struct sensor_state *s)
+/* The sample of this moment, reported unless the change sensitivity holds
+ * it back. Returns whether a report went out. */
+static bool send_input(int fd, struct sensor_state *s)
 {
 	sample(s);
+	if (s->has_sensitivity && s->sensitivity > 0 && s->sent_any) {
+		bool moved = false;
+		for (int i = 0; i < 3; i++)
+			moved = moved || abs(s->axes[i] - s->sent[i]) > s->sensitivity;
+		if (!moved)
+			return false;
+	}
+	memcpy(s->sent, s->axes, sizeof s->sent);
+	s->sent_any = true;
 	struct uhid_event ev = {.type = UHID_INPUT2};
 	ev.u.input2.size = (uint16_t)input_report(s, ev.u.input2.data);
 	uhid_write(fd, &ev);
+	return true;
 }
 
 /*
@@ -225,6 +269,8 @@ static void handle_event(int fd, const struct uhid_event *ev, struct sensor_stat
 			s->reporting_state = d[1];
 			s->power_state = d[2];
 			memcpy(&s->interval_ms, d + 3, 4);
+			if (s->has_sensitivity && ev->u.set_report.size >= 9)
+				memcpy(&s->sensitivity, d + 7, 2);
 		} else {
 			reply.u.set_report_reply.err = EINVAL;
 		}
@@ -235,9 +281,9 @@ static void handle_event(int fd, const struct uhid_event *ev, struct sensor_stat
 	}
 	/* State changes only: raw reads cause several GET_REPORTs each. */
 	if (verbose && ev->type != UHID_GET_REPORT)
-		fprintf(stderr, "uhid-accel: %.3f event %u: opened=%d power=%u reporting=%u interval=%u ms\n",
+		fprintf(stderr, "uhid-accel: %.3f event %u: opened=%d power=%u reporting=%u interval=%u ms sensitivity=%u\n",
 			monotonic_seconds(), ev->type, s->opened, s->power_state, s->reporting_state,
-			s->interval_ms);
+			s->interval_ms, s->sensitivity);
 }
 
 int main(int argc, char **argv)
@@ -247,6 +293,7 @@ int main(int argc, char **argv)
 	const char *control = NULL, *name = "tiltscroll test HID sensor hub";
 	double noise_mg = 0;
 	uint64_t seed = 1;
+	bool with_sensitivity = false;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--control") == 0 && i + 1 < argc)
 			control = argv[++i];
@@ -258,14 +305,17 @@ int main(int argc, char **argv)
 			name = argv[++i];
 		else if (strcmp(argv[i], "--verbose") == 0)
 			verbose = true;
+		else if (strcmp(argv[i], "--sensitivity") == 0)
+			with_sensitivity = true;
 		else
 			control = NULL, i = argc;
 	}
 	if (!control || noise_mg < 0)
-		die("usage: uhid-accel --control DIR [--noise-mg MG] [--seed N] [--name NAME] [--verbose]");
+		die("usage: uhid-accel --control DIR [--noise-mg MG] [--seed N] [--name NAME] [--sensitivity] [--verbose]");
 
 	/* Until the kernel says otherwise: D4 off, no events, 100 ms. */
-	struct sensor_state s = {.reporting_state = 0, .power_state = 5, .interval_ms = 100};
+	struct sensor_state s = {
+		.reporting_state = 0, .power_state = 5, .interval_ms = 100, .has_sensitivity = with_sensitivity};
 	/* 1/100 g per unit, int16 (the descriptor); upright until told. */
 	struct hand_sensor sensor = {.scale = {HAND_G / 100, HAND_G / 100, HAND_G / 100}, .min = -32767, .max = 32767};
 	hand_sensor_set_noise(&sensor, noise_mg);
@@ -286,9 +336,20 @@ int main(int argc, char **argv)
 	struct uhid_event create = {.type = UHID_CREATE2};
 	snprintf((char *)create.u.create2.name, sizeof create.u.create2.name, "%s", name);
 	snprintf((char *)create.u.create2.phys, sizeof create.u.create2.phys, "uhid-accel");
-	create.u.create2.rd_size = sizeof report_descriptor;
 	create.u.create2.bus = BUS_VIRTUAL;
-	memcpy(create.u.create2.rd_data, report_descriptor, sizeof report_descriptor);
+	if (with_sensitivity) {
+		uint8_t *rd = create.u.create2.rd_data;
+		if (report_descriptor[SENSITIVITY_AT - 2] != 0xb1 || report_descriptor[SENSITIVITY_AT - 1] != 0x02)
+			die("SENSITIVITY_AT does not follow the Report Interval's Feature item");
+		memcpy(rd, report_descriptor, SENSITIVITY_AT);
+		memcpy(rd + SENSITIVITY_AT, sensitivity_items, sizeof sensitivity_items);
+		memcpy(rd + SENSITIVITY_AT + sizeof sensitivity_items, report_descriptor + SENSITIVITY_AT,
+		       sizeof report_descriptor - SENSITIVITY_AT);
+		create.u.create2.rd_size = sizeof report_descriptor + sizeof sensitivity_items;
+	} else {
+		memcpy(create.u.create2.rd_data, report_descriptor, sizeof report_descriptor);
+		create.u.create2.rd_size = sizeof report_descriptor;
+	}
 	uhid_write(fd, &create);
 
 	double next_report = 0;
@@ -318,8 +379,8 @@ int main(int argc, char **argv)
 		if (streaming(&s)) {
 			double now = monotonic_seconds();
 			if (next_report <= now) {
-				send_input(fd, &s);
-				last_report = monotonic_seconds();
+				if (send_input(fd, &s))
+					last_report = monotonic_seconds();
 				if (announce_resume) {
 					announce_resume = false;
 					printf("resumed %.6f\n", last_report);

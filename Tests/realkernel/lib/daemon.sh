@@ -41,6 +41,21 @@ daemon_start() {
 	diag_file "$RUN_DIR/daemon.err"
 }
 
+# daemon_sample_fd: the running daemon's descriptor its samples are read
+# from and the system call that reads them ("FD pread64" polling, "FD read"
+# buffered), for perf and strace filters.
+daemon_sample_fd() {
+	local fd target
+	for fd in "/proc/$DAEMON_PID/fd/"*; do
+		target="$(readlink "$fd" 2>/dev/null)" || continue
+		case "$target" in
+		*/in_accel_z_raw) echo "${fd##*/} pread64" && return 0 ;;
+		/dev/iio:device*) echo "${fd##*/} read" && return 0 ;;
+		esac
+	done
+	fail "no sample descriptor among the daemon's: $(ls -l "/proc/$DAEMON_PID/fd/")"
+}
+
 daemon_alive() {
 	kill -0 "$DAEMON_PID" 2>/dev/null &&
 		[ "$(awk '{ print $3 }' "/proc/$DAEMON_PID/stat" 2>/dev/null)" != Z ]

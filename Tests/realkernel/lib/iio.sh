@@ -63,7 +63,7 @@ iio_sampling_frequency_file() {
 
 # iio_settings DIR: one line per setting a capture may change and must
 # restore (sampling frequency, buffer, channels, trigger, the clock of the
-# scan timestamps), "name=value".
+# scan timestamps, a HID hub's change sensitivity), "name=value".
 iio_settings() {
 	local dir="$1" f value
 	# Shell builtins only: scenarios call this often and every process
@@ -74,11 +74,13 @@ iio_settings() {
 		read -r value <"$f" || true
 		echo "${f##*/}=$value"
 	fi
+	# A HID hub without a change sensitivity answers the read of
+	# in_accel_hysteresis with EINVAL: it shows as empty, every time.
 	for f in "$dir"/buffer/enable "$dir"/buffer/length "$dir"/scan_elements/*_en \
-		"$dir"/trigger/current_trigger "$dir"/current_timestamp_clock; do
+		"$dir"/trigger/current_trigger "$dir"/current_timestamp_clock "$dir"/in_accel_hysteresis; do
 		[ -r "$f" ] || continue
 		value=""
-		read -r value <"$f" || true
+		read -r value <"$f" 2>/dev/null || true
 		echo "${f#"$dir"/}=$value"
 	done
 	return 0

@@ -7,7 +7,8 @@ HID_PID_FILE=/run/tiltscroll-test/uhid-accel.pid
 # hid_start: load the sensor hub drivers first (with no udevd nothing would
 # autoload them, and hid-generic must not get the device), start uhid-accel
 # and print the IIO directory of its accel_3d device. It reports upright,
-# exactly, until the first set_pose.
+# exactly, until the first set_pose. With HID_SENSITIVITY=1 the hub has a
+# change sensitivity it reports and honours (uhid-accel --sensitivity).
 hid_start() {
 	local m dir="$POSE_HANDS_DIR/hid"
 	for m in uhid hid-sensor-hub hid-sensor-accel-3d; do
@@ -16,7 +17,8 @@ hid_start() {
 	mkdir -p "$dir" "$(dirname "$HID_PID_FILE")"
 	pose_seed hid
 	"$HELPERS_DIR/uhid-accel" --verbose --control "$dir" --noise-mg "$(pose_noise_mg hid)" \
-		--seed "$POSE_SEED_OUT" >"$RUN_DIR/uhid-accel.out" 2>"$RUN_DIR/uhid-accel.err" &
+		--seed "$POSE_SEED_OUT" ${HID_SENSITIVITY:+--sensitivity} >>"$RUN_DIR/uhid-accel.out" \
+		2>>"$RUN_DIR/uhid-accel.err" &
 	# A file, not a variable: hid_start often runs inside $(...).
 	echo $! >"$HID_PID_FILE"
 	diag_file "$RUN_DIR/uhid-accel.err"
@@ -47,4 +49,16 @@ hid_pause() {
 # hid_resume: reports flow again; prints the time of the first one.
 hid_resume() {
 	hid_signal USR2 resumed
+}
+
+# hid_stop: uhid-accel destroys the sensor hub; waits until accel_3d is gone.
+hid_stop() {
+	local pid
+	read -r pid <"$HID_PID_FILE"
+	kill -TERM "$pid" || fail "cannot stop uhid-accel"
+	wait_until 10 "accel_3d to go away" hid_gone
+}
+
+hid_gone() {
+	! iio_exists accel_3d
 }

@@ -32,24 +32,10 @@ cpu_ticks() {
 	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
 }
 
-# sample_fd: the daemon's descriptor its samples are read from, and the
-# system call that reads them.
-sample_fd() {
-	local fd target
-	for fd in "/proc/$DAEMON_PID/fd/"*; do
-		target="$(readlink "$fd" 2>/dev/null)" || continue
-		case "$target" in
-		*/in_accel_z_raw) echo "${fd##*/} pread64" && return 0 ;;
-		/dev/iio:device*) echo "${fd##*/} read" && return 0 ;;
-		esac
-	done
-	fail "no sample descriptor among the daemon's: $(ls -l "/proc/$DAEMON_PID/fd/")"
-}
-
 # window DEVICE HOLD HAND_PID: one measurement of WINDOW seconds.
 window() {
 	local device="$1" hold="$2" hand="$3" fd call d0 d1 h0 h1 v0 v1 t0 t1 data="$RUN_DIR/perf-$1-$2.data"
-	read -r fd call < <(sample_fd)
+	read -r fd call < <(daemon_sample_fd)
 	d0="$(cpu_ticks "$DAEMON_PID")" h0="$(cpu_ticks "$hand")" v0="$(daemon_wakeups)" t0="$(now)"
 	perf record -q -o "$data" -e "syscalls:sys_enter_$call" --filter "fd == $fd" -p "$DAEMON_PID" \
 		-- sleep "$WINDOW" >/dev/null 2>"$RUN_DIR/perf-$1-$2.err" || fail "perf record failed"

@@ -4,9 +4,11 @@
 # toggled; When=tablet-mode with a uinput switch in laptop mode), then the
 # active daemon held still and scrolling: wake-ups, memory, system calls
 # (strace), heap calls (Benchmarks/alloc-count.c preloaded) and instructions
-# (callgrind). Raw numbers go to the run directory; daemon-bench prints them.
+# (callgrind), held still, scrolling and resting; then side by side with
+# iio-sensor-proxy claimed by monitor-sensor (tiltscrolld in Mode=auto).
+# Raw numbers go to the run directory; daemon-bench prints them.
 # tool: a benchmark (Benchmarks/daemon-bench runs it)
-# timeout: 400
+# timeout: 700
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
@@ -27,4 +29,5 @@ step "inactive: When=tablet-mode, a tablet-mode switch in laptop mode"
 bench_inactive tablet-mode tablet-mode switch
 
 bench_active poll
+bench_side_by_side poll
 pass "measured"
