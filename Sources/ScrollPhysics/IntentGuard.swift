@@ -305,7 +305,8 @@ struct IntentGuard: Equatable, Sendable {
         offMagnitude = off
         switch motion {
         case .resting, .following, .jostled:
-            watch(rawPitch: rawPitch, radians: radians, sinRoll: sinRoll, pitch: pitch, tilt: forward,
+            watch(
+                rawPitch: rawPitch, radians: radians, sinRoll: sinRoll, pitch: pitch, tilt: forward,
                 sidewaysTilt: sidewaysTilt, at: time)
         case .holding, .lifting, .touched:
             break  // they change only when a block closes
