@@ -343,7 +343,9 @@ public struct ScrollEngine: Sendable {
     /// data is stale, so keep calling it while `nextFrameTime` is set.
     public mutating func frame(at time: Double) -> ScrollFrame? {
         guard time.isFinite else { return nil }
-        advance(to: time)
+        // A frame on a sample's wake-up comes at the time the sample brought
+        // the motion to: nothing to integrate.
+        if time != motionTime { advance(to: time) }
         let (verticalHiRes, verticalDetents) = vertical.take()
         let (horizontalHiRes, horizontalDetents) = horizontal.take()
         clock.advance(after: max(time, motionTime ?? time), needed: needsFrame)
