@@ -319,9 +319,10 @@ struct IntentGuard: Equatable, Sendable {
     /// Out of line, so that `observe` stays small enough for Swift's
     /// performance inliner to inline it into `ScrollEngine.accept` (it
     /// always-inlines a callee of at most 64 blocks into a large caller and
-    /// weighs cost against benefit above that): out of line, the call and
-    /// its spills cost 22 instructions a sample (Benchmarks/physics-bench.sh).
-    /// The states that need this are the ones sampled slowly, or briefly.
+    /// weighs cost against benefit above that); when `observe` was not
+    /// inlined, its call and spills cost 22 instructions a sample
+    /// (Benchmarks/physics-bench.sh). The states that need this are the
+    /// ones sampled slowly, or briefly.
     @inline(never)
     private mutating func watch(
         rawPitch: Double, radians: Double, sinRoll: Double, pitch: Double, tilt forward: Double,
