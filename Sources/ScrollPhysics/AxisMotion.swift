@@ -75,24 +75,11 @@ public struct AxisMotion: Equatable, Sendable {
         guard seconds > 0 else { return 0 }
         // Cruising (or at rest): nothing to solve.
         if speed == target { return speed * seconds }
-        return changeSpeed(over: seconds, limits: limits)
-    }
-
-    private mutating func changeSpeed(over seconds: Double, limits: MotionLimits) -> Double {
-        // The common case first, in closed form: a plain ramp towards the
-        // target (no braking for a reversal, no inertia, no emergency).
+        // The common case, here so that it costs no call, in closed form: a
+        // plain ramp towards the target (no braking for a reversal, no
+        // inertia to coast on, no emergency).
         let reversing = speed != 0 && target != 0 && (target > 0) != (speed > 0)
-        let slowing = !reversing && abs(target) < abs(speed)
-        if emergencyDeceleration == nil, slowing, limits.hasInertia,
-            abs(speed - target) <= limits.inertiaTimeConstant * (limits.acceleration - limits.inertiaFriction)
-        {
-            // Coasting within the acceleration limit: one exponential segment,
-            // then cruising at the target if it comes to rest in time.
-            var remaining = seconds
-            let d = coast(towards: target, limits: limits, within: &remaining)
-            return d + target * remaining
-        }
-        if emergencyDeceleration == nil, !reversing, !limits.hasInertia || !slowing {
+        if emergencyDeceleration == nil, !reversing, !limits.hasInertia || !(abs(target) < abs(speed)) {
             let gap = target - speed
             let reachIn = abs(gap) / limits.acceleration
             if reachIn >= seconds {
@@ -104,6 +91,22 @@ public struct AxisMotion: Equatable, Sendable {
             let d = (speed + target) / 2 * reachIn + target * (seconds - reachIn)
             speed = target
             return d
+        }
+        return changeSpeed(over: seconds, limits: limits)
+    }
+
+    /// Everything but the plain ramp of `advance(by:limits:)`.
+    private mutating func changeSpeed(over seconds: Double, limits: MotionLimits) -> Double {
+        let reversing = speed != 0 && target != 0 && (target > 0) != (speed > 0)
+        let slowing = !reversing && abs(target) < abs(speed)
+        if emergencyDeceleration == nil, slowing, limits.hasInertia,
+            abs(speed - target) <= limits.inertiaTimeConstant * (limits.acceleration - limits.inertiaFriction)
+        {
+            // Coasting within the acceleration limit: one exponential segment,
+            // then cruising at the target if it comes to rest in time.
+            var remaining = seconds
+            let d = coast(towards: target, limits: limits, within: &remaining)
+            return d + target * remaining
         }
         var remaining = seconds
         var distance = 0.0

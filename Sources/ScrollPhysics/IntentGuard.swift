@@ -304,6 +304,31 @@ struct IntentGuard: Equatable, Sendable {
         }
         offMagnitude = off
         switch motion {
+        case .resting, .following, .jostled:
+            watch(
+                rawPitch: rawPitch, radians: radians, sinRoll: sinRoll, pitch: pitch, tilt: forward,
+                sidewaysTilt: sidewaysTilt, at: time)
+        case .holding, .lifting, .touched:
+            break  // they change only when a block closes
+        }
+    }
+
+    /// What resting, following and jostled look at in every sample (the
+    /// arguments of `observe`, and the raw pitch in radians).
+    ///
+    /// Out of line, so that `observe` stays small enough for Swift's
+    /// performance inliner to inline it into `ScrollEngine.accept` (it
+    /// always-inlines a callee of at most 64 blocks into a large caller and
+    /// weighs cost against benefit above that); when `observe` was not
+    /// inlined, its call and spills cost 22 instructions a sample
+    /// (Benchmarks/physics-bench.sh). The states that need this are the
+    /// ones sampled slowly, or briefly.
+    @inline(never)
+    private mutating func watch(
+        rawPitch: Double, radians: Double, sinRoll: Double, pitch: Double, tilt forward: Double,
+        sidewaysTilt: Double, at time: Double
+    ) {
+        switch motion {
         case .resting:
             if stillness.departs(pitch: radians, sinRoll: sinRoll) { leaveRest(at: time) }
         case .following:

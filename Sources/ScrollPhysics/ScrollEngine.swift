@@ -343,7 +343,9 @@ public struct ScrollEngine: Sendable {
     /// data is stale, so keep calling it while `nextFrameTime` is set.
     public mutating func frame(at time: Double) -> ScrollFrame? {
         guard time.isFinite else { return nil }
-        advance(to: time)
+        // A frame on a sample's wake-up comes at the time the sample brought
+        // the motion to: nothing to integrate.
+        if time != motionTime { advance(to: time) }
         let (verticalHiRes, verticalDetents) = vertical.take()
         let (horizontalHiRes, horizontalDetents) = horizontal.take()
         clock.advance(after: max(time, motionTime ?? time), needed: needsFrame)
@@ -460,16 +462,19 @@ public struct ScrollEngine: Sendable {
             }
         }
         let sinRoll = raw.sinRoll
+        // The smoothed roll, asked once: nothing needs it without horizontal scrolling.
+        let roll = settings.horizontal ? smoothedRoll : nil
         if neutralPose.isSet {
-            gesture.observe(sinRoll: sinRoll, smoothedRoll: settings.horizontal ? smoothedRoll : nil)
+            gesture.observe(sinRoll: sinRoll, smoothedRoll: roll)
         }
         guard let pitch = pitchFilter.value else {
             updateTargets()
             return
         }
         let forward = MathFunctions.wrappedDegrees(pitch - neutralAngles.pitch)
+        let sideways = roll.map { $0 - neutralAngles.roll } ?? 0
         let sample = (pitch: continuousPitch, sinRoll: sinRoll, magnitudeG: magnitudeG)
-        if observeIntent(sample, gravity: g, pitch: pitch, forward: forward, at: time) {
+        if observeIntent(sample, gravity: g, pitch: pitch, forward: forward, sideways: sideways, at: time) {
             updateTargets()
         } else {
             updateTargets(smoothedForward: forward)
@@ -480,14 +485,14 @@ public struct ScrollEngine: Sendable {
 
     /// Feeds the intent guard one accepted sample (its continuous pitch, the
     /// sine of its roll, its magnitude; `pitch`: the smoothed pitch,
-    /// `forward`: its tilt from neutral). Returns true if the neutral pose moved.
+    /// `forward`: its tilt from neutral, `sideways`: the smoothed roll's, 0
+    /// without horizontal scrolling). Returns true if the neutral pose moved.
     @inline(__always)
     private mutating func observeIntent(
         _ sample: (pitch: Double, sinRoll: Double, magnitudeG: Double), gravity g: Vector3, pitch: Double,
-        forward: Double, at time: Double
+        forward: Double, sideways: Double, at time: Double
     ) -> Bool {
         let before = intent.motion
-        let sideways = settings.horizontal ? smoothedRoll - neutralAngles.roll : 0
         intent.observe(
             rawPitch: sample.pitch, sinRoll: sample.sinRoll, magnitudeG: sample.magnitudeG, pitch: pitch,
             tilt: forward, sidewaysTilt: sideways, at: time)
