@@ -49,7 +49,10 @@ final class PrivateSystemBus {
         // dbus-daemon tells systemd READY=1 where NOTIFY_SOCKET points, and
         // the notifier's tests point it at their listener.
         process.environment = PrivateSystemBus.childEnvironment
-        // Its complaints (fd limits in a container, reply limits reached on purpose) are no test output.
+        // Its complaints (fd limits in a container, reply limits reached on
+        // purpose) are no test output; and it must not hold the runner's
+        // output open, which swift test waits on to its end.
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
         // Ready once it accepts a connection: the socket file exists from
@@ -93,11 +96,17 @@ final class PrivateSystemBus {
     }
 
     func stop() {
-        // SIGKILL: the test runner's blocked signals are inherited, SIGTERM may be among them.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        if process.isRunning {
+            // SIGKILL: the test runner's blocked signals are inherited, SIGTERM may be among them.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         directory.remove()
     }
+
+    /// A suite whose set-up failed after starting the bus never calls
+    /// `stop`: the bus goes with this object, not on running after the tests.
+    deinit { stop() }
 }
 
 /// Drives connections the way the daemon's loop does (poll, then process)
