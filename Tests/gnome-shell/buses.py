@@ -2,6 +2,7 @@
 
 import os
 import signal
+import socket
 import subprocess
 
 from gi.repository import Gio, GLib
@@ -66,10 +67,18 @@ def has_owner(connection, name):
 
 
 def wait_for_socket(path, process, what):
+    """Until the socket at PATH accepts a connection: it exists from bind(2)
+    on, a moment before listen(2), and a connection in between is refused."""
+
     def ready():
         if process.poll() is not None:
             raise Failure(f"{what} exited with status {process.returncode}")
-        return os.path.exists(path)
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            try:
+                probe.connect(path)
+            except OSError:
+                return False
+        return True
 
     wait_for(what, ready)
 

@@ -49,14 +49,41 @@ final class PrivateSystemBus {
         // dbus-daemon tells systemd READY=1 where NOTIFY_SOCKET points, and
         // the notifier's tests point it at their listener.
         process.environment = PrivateSystemBus.childEnvironment
-        // Its complaints (fd limits in a container, reply limits reached on purpose) are no test output.
+        // Its complaints (fd limits in a container, reply limits reached on
+        // purpose) are no test output; and it must not hold the runner's
+        // output open, which swift test waits on to its end.
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
+        // Ready once it accepts a connection: the socket file exists from
+        // bind(2) on, a moment before listen(2), and a connect in between
+        // is refused (seen on a loaded machine).
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: directory.path + "/bus") {
+        while !PrivateSystemBus.accepts(path: directory.path + "/bus") {
             guard Date() < deadline, process.isRunning else { throw BusError.system(-ETIMEDOUT, "start dbus-daemon") }
             usleep(10_000)
         }
+    }
+
+    /// Whether a stream socket at `path` accepts a connection now.
+    static func accepts(path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return connected == 0
     }
 
     /// The test's environment without what makes a systemd-aware program
@@ -69,11 +96,17 @@ final class PrivateSystemBus {
     }
 
     func stop() {
-        // SIGKILL: the test runner's blocked signals are inherited, SIGTERM may be among them.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        if process.isRunning {
+            // SIGKILL: the test runner's blocked signals are inherited, SIGTERM may be among them.
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
         directory.remove()
     }
+
+    /// A suite whose set-up failed after starting the bus never calls
+    /// `stop`: the bus goes with this object, not on running after the tests.
+    deinit { stop() }
 }
 
 /// Drives connections the way the daemon's loop does (poll, then process)

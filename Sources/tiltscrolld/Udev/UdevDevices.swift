@@ -44,19 +44,34 @@ enum UdevDevices {
     /// Every device of subsystem "iio" (devices and triggers), in libudev's
     /// order (sorted by syspath).
     static func enumerateIIO() throws(CaptureError) -> [UdevDeviceRecord] {
+        try enumerate(subsystem: "iio", listing: "IIO devices", record: UdevDeviceRecord.init)
+    }
+
+    /// The devices of `subsystem` that match every property match of
+    /// `properties` (any one of them: libudev takes property matches as
+    /// alternatives), each made into a record (nil: not one of them), in
+    /// libudev's order (sorted by syspath). `listing` names them in the
+    /// error. The one place the daemon walks a udev enumeration.
+    static func enumerate<Record>(
+        subsystem: String, properties: [(name: String, value: String)] = [], listing: String,
+        record: (OpaquePointer) -> Record?
+    ) throws(CaptureError) -> [Record] {
         func failure(_ code: Errno) -> CaptureError {
-            CaptureError(kind: .system, message: "could not list IIO devices through udev: \(code)")
+            CaptureError(kind: .system, message: "could not list \(listing) through udev: \(code)")
         }
         errno = 0
         guard let udev = udev_new() else { throw failure(Errno.currentOr(.outOfMemory)) }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else { throw failure(Errno.currentOr(.outOfMemory)) }
         defer { udev_enumerate_unref(enumerate) }
-        var status = udev_enumerate_add_match_subsystem(enumerate, "iio")
+        var status = udev_enumerate_add_match_subsystem(enumerate, subsystem)
+        for property in properties where status >= 0 {
+            status = udev_enumerate_add_match_property(enumerate, property.name, property.value)
+        }
         if status >= 0 { status = udev_enumerate_scan_devices(enumerate) }
         guard status >= 0 else { throw failure(Errno(rawValue: -status)) }
 
-        var records: [UdevDeviceRecord] = []
+        var records: [Record] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
             entry = udev_list_entry_get_next(current)
@@ -66,7 +81,7 @@ enum UdevDevices {
                 let device = udev_device_new_from_syspath(udev, syspath)
             else { continue }
             defer { udev_device_unref(device) }
-            if let record = UdevDeviceRecord(device) { records.append(record) }
+            if let made = record(device) { records.append(made) }
         }
         return records
     }

@@ -44,39 +44,22 @@ extension UdevDevices {
     /// properties come from udev's database: without udevd running (a
     /// container, an initramfs) there are none, and no touch device is found.
     static func enumerateTouchInputs() throws(CaptureError) -> [TouchInputRecord] {
-        func failure(_ code: Errno) -> CaptureError {
-            CaptureError(kind: .system, message: "could not list touchscreens and pens through udev: \(code)")
-        }
-        errno = 0
-        guard let udev = udev_new() else { throw failure(Errno.currentOr(.outOfMemory)) }
-        defer { udev_unref(udev) }
-        guard let enumerate = udev_enumerate_new(udev) else { throw failure(Errno.currentOr(.outOfMemory)) }
-        defer { udev_enumerate_unref(enumerate) }
-        // Property matches are alternatives (any one suffices); the
-        // subsystem match applies to all of them.
-        var status = udev_enumerate_add_match_subsystem(enumerate, "input")
-        if status >= 0 { status = udev_enumerate_add_match_property(enumerate, "ID_INPUT_TOUCHSCREEN", "1") }
-        if status >= 0 { status = udev_enumerate_add_match_property(enumerate, "ID_INPUT_TABLET", "1") }
-        if status >= 0 { status = udev_enumerate_scan_devices(enumerate) }
-        guard status >= 0 else { throw failure(Errno(rawValue: -status)) }
+        try enumerate(
+            subsystem: "input", properties: [("ID_INPUT_TOUCHSCREEN", "1"), ("ID_INPUT_TABLET", "1")],
+            listing: "touchscreens and pens", record: TouchInputRecord.init(udevDevice:))
+    }
+}
 
-        var records: [TouchInputRecord] = []
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            entry = udev_list_entry_get_next(current)
-            // Unplugged since the scan: not there, not an error.
-            guard let syspath = udev_list_entry_get_name(current),
-                let device = udev_device_new_from_syspath(udev, syspath)
-            else { continue }
-            defer { udev_device_unref(device) }
-            // The properties sit on both the inputN device and its eventN
-            // child; only the event node is read.
-            guard let node = udev_device_get_devnode(device).map({ DeviceText(cString: $0) }),
-                TouchInputRecord.isEventNode(node), let kind = TouchInputKind(udevDevice: device)
-            else { continue }
-            records.append(TouchInputRecord(sysfsPath: DeviceText(cString: syspath), deviceNode: node, kind: kind))
-        }
-        return records
+extension TouchInputRecord {
+    /// The record of the libudev device `device` when it is a touchscreen's
+    /// or a pen's event node. The properties sit on both the inputN device
+    /// and its eventN child; only the event node is read.
+    init?(udevDevice device: OpaquePointer) {
+        guard let syspath = udev_device_get_syspath(device),
+            let node = udev_device_get_devnode(device).map({ DeviceText(cString: $0) }),
+            TouchInputRecord.isEventNode(node), let kind = TouchInputKind(udevDevice: device)
+        else { return nil }
+        self.init(sysfsPath: DeviceText(cString: syspath), deviceNode: node, kind: kind)
     }
 }
 
