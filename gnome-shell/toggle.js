@@ -26,14 +26,16 @@ const {TiltScrollService} = Me.imports.service;
 var TITLE = 'Tilt Scroll';
 
 // The subtitle for each state the API names. Clients treat an unknown name
-// like "active".
+// like "active". "following" is a hand holding still, most of the time a
+// person reads: it stays "Active" (the menu gives the reason), so that the
+// subtitle does not flicker each time the hand moves.
 const STATE_SUBTITLES = new Map([
     ['off', 'Off'],
     ['waiting-for-sensor', 'No sensor'],
     ['active', 'Active'],
     ['resting', 'Resting'],
     ['touched', 'Touched'],
-    ['following', 'Following a slow drift'],
+    ['following', 'Active'],
 ]);
 
 /**

@@ -35,7 +35,7 @@ SUBTITLES = {
     "active": "Active",
     "resting": "Resting",
     "touched": "Touched",
-    "following": "Following a slow drift",
+    "following": "Active",
 }
 
 
