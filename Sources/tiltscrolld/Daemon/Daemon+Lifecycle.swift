@@ -14,7 +14,8 @@ extension Daemon {
 
     /// Feeds `event` to the lifecycle: the transition is logged by name
     /// (debug), the sensor and the sink are let go as soon as the state is
-    /// not active any more, and the report, if any, is said.
+    /// not active any more, what a failed capture kept for its retries goes
+    /// back once the lifecycle stops retrying, and the report, if any, is said.
     func step(_ event: Lifecycle.Event, now: Double) {
         let (transition, report) = lifecycle.handle(event, at: now)
         if transition.from != transition.to { Log.debug("Lifecycle: \(transition)") }
