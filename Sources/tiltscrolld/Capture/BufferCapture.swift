@@ -396,20 +396,19 @@ final class BufferCapture: SampleSource {
         }
     }
 
-    func release() {
+    func release() { release(keeping: { _ in false }) }
+
+    func releaseForRetry() -> SettingsJournal {
+        release(keeping: SamplingFrequency.isFrequencyAttribute)
+        return journal
+    }
+
+    /// Restores every setting but those `kept` and closes the node; once.
+    private func release(keeping kept: (String) -> Bool) {
         guard !isReleased else { return }
         isReleased = true
         // Disabling the buffer (the newest change) comes first in the journal.
-        journal.restoreAll()
+        journal.restoreAll(keeping: kept)
         node.close()
-    }
-
-    func releaseForRetry() -> SettingsJournal {
-        if !isReleased {
-            isReleased = true
-            journal.restoreAll(keeping: SamplingFrequency.isFrequencyAttribute)
-            node.close()
-        }
-        return journal
     }
 }

@@ -247,24 +247,21 @@ final class PollCapture: SampleSource {
         }
     }
 
-    func release() {
+    func release() { release(keeping: { _ in false }) }
+
+    func releaseForRetry() -> SettingsJournal {
+        release(keeping: SamplingFrequency.isFrequencyAttribute)
+        return journal
+    }
+
+    /// Closes the attributes and restores every setting but those `kept`; once.
+    private func release(keeping kept: (String) -> Bool) {
         guard !isReleased else { return }
         isReleased = true
         x.close()
         y.close()
         z.close()
-        journal.restoreAll()
-    }
-
-    func releaseForRetry() -> SettingsJournal {
-        if !isReleased {
-            isReleased = true
-            x.close()
-            y.close()
-            z.close()
-            journal.restoreAll(keeping: SamplingFrequency.isFrequencyAttribute)
-        }
-        return journal
+        journal.restoreAll(keeping: kept)
     }
 
     /// Why a raw read gave no value.
