@@ -146,6 +146,7 @@ enum Commands {
     }
 
     static func runDaemon(_ options: CommandLineOptions, sink: FrameSink) -> Int32 {
+        HeapPolicy.returnLargeBuffersAtOnce()
         guard let configuration = loadConfiguration(options) else { return 1 }
         let signals: SignalChannel
         do {
