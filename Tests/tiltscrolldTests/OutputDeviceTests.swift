@@ -7,7 +7,8 @@ import Testing
 @testable import tiltscrolld
 
 /// Whether this machine lets the tests create uinput devices (the QEMU
-/// testbed does; development containers have no /dev/uinput).
+/// testbed does, where the real-kernel scenario swift-uinput runs the
+/// suites that need it; development containers have no /dev/uinput).
 let uinputAvailable = access("/dev/uinput", R_OK | W_OK) == 0
 
 /// Reads the (type, code, value) of every event queued on a non-blocking evdev descriptor.
