@@ -40,7 +40,7 @@ final class FakeDaemonProcess {
     init(in directory: ServiceTemporaryDirectory) throws {
         let executable = directory.path + "/tiltscrolld"
         if !FileManager.default.fileExists(atPath: executable) {
-            try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: executable)
+            try Self.copyExecutable("/bin/sleep", to: executable)
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -57,9 +57,49 @@ final class FakeDaemonProcess {
         let arguments: [UnsafeMutablePointer<CChar>?] =
             [executable, "30"].map { (text: String) in strdup(text) } + [nil]
         defer { for argument in arguments { free(argument) } }
-        let spawned = posix_spawn(&child, executable, nil, &attributes, arguments, environ)
+        // ETXTBSY: a process another test spawns at this moment may still
+        // hold the copy's descriptor, for the instant between its fork and
+        // its exec.
+        var spawned = posix_spawn(&child, executable, nil, &attributes, arguments, environ)
+        for _ in 0..<100 where spawned == ETXTBSY {
+            usleep(10_000)
+            spawned = posix_spawn(&child, executable, nil, &attributes, arguments, environ)
+        }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         pid = child
+        // posix_spawn returns once the child has let go of the parent's
+        // memory in execve, a moment before the kernel gives it the new
+        // name: until then its comm is still the spawning thread's (seen on
+        // a loaded machine: 'oot.default-qos', a Dispatch thread), and a
+        // client rightly takes it for some other process.
+        for _ in 0..<400 where Self.command(of: child) != "tiltscrolld" { usleep(5_000) }
+    }
+
+    /// Copies with close-on-exec descriptors: tests run in parallel and
+    /// spawn processes, and a descriptor open for writing that a child
+    /// inherits past its exec keeps the copy from being run at all
+    /// ("Text file busy", seen when FileManager made the copy).
+    private static func copyExecutable(_ source: String, to path: String) throws {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(input) }
+        let output = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard output >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            guard count > 0 else {
+                if count < 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                return
+            }
+            let written = buffer.withUnsafeBytes { write(output, $0.baseAddress, count) }
+            guard written == count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        }
+    }
+
+    private static func command(of pid: pid_t) -> String? {
+        (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
     }
 
     /// The signal that ended the process, waiting for it.
