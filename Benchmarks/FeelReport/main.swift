@@ -30,6 +30,11 @@
 //   hold       detents/s of a held tilt (1 s bins from 1 s into the hold)
 //   ripple     (fastest bin - slowest bin) / mean over that hold
 //   rest-stop  s from a put-down's touchdown to the last frame that moves
+//
+// Following the demand, a last table gives how soon a pick-up is noticed
+// at the resting rate: s from the lift beginning to the engine leaving
+// `resting` (and asking for its full rate), over every pick-up of every
+// scenario and seed (the promise is 0.5 s).
 import ScrollPhysics
 import SyntheticMotion
 
@@ -119,6 +124,7 @@ print(
         + pad("stop-ms", 9) + pad("hold/s", 8) + pad("ripple", 8) + pad("rest-stop-s", 12))
 var costs = [[DemandDrivenRun.StateCost]](
     repeating: Array(repeating: DemandDrivenRun.StateCost(), count: IntentState.allCases.count), count: parts.count)
+var pickUpNotices = [[Double?]](repeating: [], count: parts.count)
 for scenario in FeelScenario.all {
     for (p, part) in parts.enumerated() {
         var s = settings
@@ -126,6 +132,7 @@ for scenario in FeelScenario.all {
         let runs = (1...seeds).map { seed -> FeelMeasurement in
             if fullRate { return scenario.measure(settings: s, sensor: part, seed: UInt64(seed)) }
             let (m, run) = scenario.measureFollowingDemand(settings: s, sensor: part, seed: UInt64(seed))
+            pickUpNotices[p] += run.pickUpNoticeLatencies(in: scenario)
             for (i, c) in run.costs.enumerated() {
                 costs[p][i].seconds += c.seconds
                 costs[p][i].samples += c.samples
@@ -174,5 +181,19 @@ if !fullRate {
                     + fixed(Double(c.wakeUps) / c.seconds, 2, width: 12)
                     + fixed(Double(c.frames) / c.seconds, 2, width: 10))
         }
+    }
+    print("")
+    print(
+        "pick-ups noticed at the resting rate (\(ScrollEngine.restingSampleRate) Hz):"
+            + " s from the lift to leaving resting")
+    print(
+        pad("part", 14) + pad("pick-ups", 10) + pad("missed", 8) + pad("mean-s", 8) + pad("p95-s", 8) + pad("max-s", 8))
+    for (p, part) in parts.enumerated() where !pickUpNotices[p].isEmpty {
+        let noticed = pickUpNotices[p].compactMap { $0 }.sorted()
+        let p95 = noticed.isEmpty ? nil : noticed[min(noticed.count - 1, noticed.count * 95 / 100)]
+        print(
+            pad(part.name, 14) + pad("\(pickUpNotices[p].count)", 10)
+                + pad("\(pickUpNotices[p].count - noticed.count)", 8) + fixed(mean(noticed), 2, width: 8)
+                + fixed(p95, 2, width: 8) + fixed(noticed.last, 2, width: 8))
     }
 }

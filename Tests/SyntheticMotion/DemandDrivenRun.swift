@@ -22,7 +22,21 @@ public struct DemandDrivenRun: Sendable {
     /// Indexed like `IntentState.allCases`.
     public var costs: [StateCost] = Array(repeating: StateCost(), count: IntentState.allCases.count)
 
+    /// Each change of the intent state, at the wake-up that made it.
+    public var transitions: [(time: Double, to: IntentState)] = []
+
     public func cost(of state: IntentState) -> StateCost { costs[Self.index(state)] }
+
+    /// Seconds from each pick-up in `scenario` (the lift begins) until the
+    /// engine no longer rests, and so asks for its full rate again: 0 when
+    /// it was not resting then; nil when it still rested at the end.
+    public func pickUpNoticeLatencies(in scenario: FeelScenario) -> [Double?] {
+        scenario.pickUps.map { lift in
+            let before = transitions.last { $0.time <= lift }?.to
+            guard before == .resting else { return 0 }
+            return transitions.first { $0.time > lift && $0.to != .resting }.map { $0.time - lift }
+        }
+    }
 
     static func index(_ state: IntentState) -> Int { IntentState.allCases.firstIndex(of: state)! }
 }
@@ -71,7 +85,10 @@ extension FeelScenario {
                 run.frames.append((now, f))
                 run.costs[i].frames += 1
             }
-            state = engine.readout.intent
+            if engine.readout.intent != state {
+                state = engine.readout.intent
+                run.transitions.append((now, state))
+            }
         }
         return run
     }

@@ -44,6 +44,14 @@ public struct FeelScenario: Sendable {
         }
     }
 
+    /// Times a hand took the device up from a surface (the lift begins).
+    public var pickUps: [Double] {
+        let k = script.keyframes
+        return (1..<max(k.count, 1)).compactMap { i in
+            k[i].holder == .hand && k[i - 1].holder == .surface ? k[i].time : nil
+        }
+    }
+
     /// Deliberate tilts: when the intended pose leaves and re-enters the
     /// dead zone around the reading pose while a hand holds it throughout
     /// (1 ms resolution). A put-down leaves the dead zone too, but the device
