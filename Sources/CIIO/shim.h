@@ -1,8 +1,8 @@
 // CIIO: the C headers tiltscrolld imports for the kernel's IIO devices, udev
-// hotplug, signals and the heap's policy. There are no functions of our own: Swift calls
-// libudev directly (Sources/tiltscrolld/Udev). A shim belongs here only where
-// Swift cannot call the C as it stands (macros, variadic or inline functions,
-// struct layouts), with why and when it could go.
+// hotplug, signals and the heap's policy. There are no functions of our own:
+// Swift calls libudev directly (Sources/tiltscrolld/Udev). A shim belongs here
+// only where Swift cannot call the C as it stands (macros, variadic or inline
+// functions, struct layouts), with why and when it could go.
 
 // libudev: enumeration, device properties and the hotplug monitor. Its one
 // macro, udev_list_entry_foreach, is a loop over udev_list_entry_get_next,
