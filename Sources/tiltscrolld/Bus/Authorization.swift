@@ -1,7 +1,7 @@
 /// The changes a caller may ask for on the bus, each guarded by its own
 /// polkit action (polkit/io.github.tiltscroll.policy: allowed for the active
 /// local session, refused otherwise unless a rule says else).
-enum BusAction: String, CaseIterable, Equatable {
+enum BusAction: String, CaseIterable, Hashable {
     /// Writing `Enabled`.
     case switchScrolling = "io.github.tiltscroll.switch"
     /// `Calibrate()`.
