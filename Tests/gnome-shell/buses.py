@@ -7,7 +7,7 @@ import subprocess
 
 from gi.repository import Gio, GLib
 
-from common import POLICY, Failure, wait_for
+from common import SYSTEM_BUS_POLICY, Failure, wait_for
 
 
 class Processes:
@@ -93,29 +93,10 @@ BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Config
 </busconfig>
 """
 
-# The private system bus: the default policy of Debian's system.conf (deny
-# owning and calling, allow replies and signals) and the project's policy
-# file, exactly as it is in the repository, so that the daemon and its
-# clients get the access a real system grants and no more. No activation.
-SYSTEM_POLICY = f"""  <policy context="default">
-    <allow user="*"/>
-    <deny own="*"/>
-    <deny send_type="method_call"/>
-    <allow send_type="signal"/>
-    <allow send_requested_reply="true" send_type="method_return"/>
-    <allow send_requested_reply="true" send_type="error"/>
-    <allow receive_type="method_call"/>
-    <allow receive_type="method_return"/>
-    <allow receive_type="error"/>
-    <allow receive_type="signal"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-    <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Properties"/>
-    <deny send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"
-          send_member="UpdateActivationEnvironment"/>
-    <deny send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Debug.Stats"/>
-  </policy>
-  <include>{POLICY}</include>"""
+# The private system bus: what every private system bus of the tests grants
+# (Tests/dbus/system-bus-policy.conf: the default policy of Debian's
+# system.conf and the project's policy file, as the repository has it).
+SYSTEM_POLICY = f"  <include>{SYSTEM_BUS_POLICY}</include>"
 
 # The shell's own session bus: nothing activatable, anyone may connect (the
 # harness, as root, talks to a shell run as another user).

@@ -15,6 +15,7 @@ OBJECT_PATH = "/io/github/tiltscroll/TiltScroll1"
 INTERFACE = BUS_NAME
 PROPERTIES = "org.freedesktop.DBus.Properties"
 POLICY = os.path.join(ROOT, "dbus", BUS_NAME + ".conf")
+SYSTEM_BUS_POLICY = os.path.join(ROOT, "Tests", "dbus", "system-bus-policy.conf")
 FIXTURE = os.path.join(ROOT, "Tests", "umockdev", "fixtures", "kxcjk-1013.umockdev")
 
 

@@ -7,7 +7,9 @@ import Testing
 
 /// A dbus-daemon of the test's own, configured like the system bus (nothing
 /// may be owned or called unless a policy allows it) plus the project's
-/// policy file, dbus/io.github.tiltscroll.TiltScroll1.conf, as installed.
+/// policy file, dbus/io.github.tiltscroll.TiltScroll1.conf, as installed:
+/// Tests/dbus/system-bus-policy.conf, which every private system bus of the
+/// tests includes.
 final class PrivateSystemBus {
     let directory = ServiceTemporaryDirectory()
     let process = Process()
@@ -17,6 +19,7 @@ final class PrivateSystemBus {
         .deletingLastPathComponent().path
     static let policyFile = repository + "/dbus/io.github.tiltscroll.TiltScroll1.conf"
     static let contractFile = repository + "/dbus/io.github.tiltscroll.TiltScroll1.xml"
+    static let systemPolicyFile = repository + "/Tests/dbus/system-bus-policy.conf"
 
     init() throws {
         let configuration = """
@@ -26,21 +29,7 @@ final class PrivateSystemBus {
               <type>system</type>
               <listen>unix:path=\(directory.path)/bus</listen>
               <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow user="*"/>
-                <deny own="*"/>
-                <deny send_type="method_call"/>
-                <allow send_type="signal"/>
-                <allow send_requested_reply="true" send_type="method_return"/>
-                <allow send_requested_reply="true" send_type="error"/>
-                <allow receive_type="method_call"/>
-                <allow receive_type="method_return"/>
-                <allow receive_type="error"/>
-                <allow receive_type="signal"/>
-                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus"/>
-                <allow send_destination="org.freedesktop.DBus" send_interface="org.freedesktop.DBus.Introspectable"/>
-              </policy>
-              <include>\(PrivateSystemBus.policyFile)</include>
+              <include>\(PrivateSystemBus.systemPolicyFile)</include>
             </busconfig>
             """
         try directory.write("bus.conf", configuration)
