@@ -6,8 +6,7 @@
 #     about a quarter of the samples (at most 15 a second, against 50), the
 #     sampling frequency untouched; tilted, every sample again, and one
 #     wake-up per frame (frames ride on the samples); put down on a table,
-#     4 samples a second; picked up (at the reading pose) and tilted, it
-#     scrolls at once.
+#     4 samples a second; picked up and tilted, it scrolls at once.
 #   - The HID sensor hub buffered: held still, its sampling frequency (the
 #     report interval) follows to 12.5 Hz; put down, to 4 Hz; a tilt raises
 #     it to 50 Hz at once and scrolls; SIGTERM restores every setting.
@@ -25,23 +24,6 @@ set -eu
 
 TILT=12
 WINDOW=5
-
-# pick_up_and_tilt DEVICE: a hand takes the device up from the table at the
-# reading pose (where it was put down) and, a second later (settled in the
-# hand takes 0.3 s held still), tilts it TILT degrees away; t is the time of
-# the tilt. Picked up at the old angle it keeps its neutral, whether the
-# guard took the lift for a carry or for a still hand moving again (which
-# depends on when the lift's first samples come): the tilt scrolls either
-# way. Picked up straight to a new angle, as this scenario did before, a
-# carry makes that angle neutral and nothing scrolls (the pick-up
-# scenario's promise): seen once on a fresh machine, with the hub whose
-# change sensitivity was raised.
-pick_up_and_tilt() {
-	pick_up "$1" "$NEUTRAL"
-	sleep 1
-	t="$(now)"
-	set_pose "$1" $((NEUTRAL + TILT))
-}
 # A hand held still follows within about a second; a put-down is told
 # from a hand by the long window (5.6 s); a buffer lowers its rate 2 s after
 # the demand fell.
@@ -111,9 +93,10 @@ sleep "$REST_WITHIN"
 read -r samples wakeups < <(samples_per_second "$WINDOW")
 log "put down at the reading pose: $samples samples/s, $wakeups wake-ups/s"
 fcmp "$samples" "<=" 5 || fail "resting: $samples samples a second, more than the 4 the engine asks for"
-pick_up_and_tilt kxcjk
+t="$(now)"
+pick_up kxcjk $((NEUTRAL + TILT))
 sleep 1.5
-expect_prompt_start "picked up and tilted" "$t" 1.5
+expect_prompt_start "picked up and tilted" "$t" 1
 daemon_stop
 frames_stop
 frequency_is "$kdir" "$frequency_before" || fail "the sampling frequency of kxcjk-1013 was not restored"
@@ -142,10 +125,11 @@ set_pose hid "$NEUTRAL"
 put_down hid
 wait_until "$REST_WITHIN" "put down: the report interval at 4 Hz" frequency_is "$hdir" 4.000000
 log "put down: the hub reports at 4 Hz"
-pick_up_and_tilt hid
-wait_until 1 "picked up: 50 Hz again at once" frequency_is "$hdir" 50.000000
+t="$(now)"
+pick_up hid $((NEUTRAL + TILT))
+wait_until 1 "a tilt: 50 Hz again at once" frequency_is "$hdir" 50.000000
 sleep 1.5
-expect_prompt_start "picked up and tilted" "$t" 1.5
+expect_prompt_start "picked up and tilted" "$t" 1
 set_pose hid "$NEUTRAL"
 daemon_stop
 frames_stop
@@ -190,10 +174,11 @@ rchar1="$(awk '$1 == "rchar:" { print $2 }' "/proc/$DAEMON_PID/io")"
 log "lying still: $(((rchar1 - rchar0) / 24)) scans in $WINDOW s (4 Hz would be $((4 * WINDOW)))"
 [ $(((rchar1 - rchar0) / 24)) -lt $((2 * WINDOW)) ] ||
 	fail "lying still with a change sensitivity: the hub still reports about every sample"
-pick_up_and_tilt hid
+t="$(now)"
+pick_up hid $((NEUTRAL + TILT))
 wait_until 1 "picked up: the change sensitivity back at once" attribute_is "$hdir/in_accel_hysteresis" "$hysteresis_before"
 sleep 1.5
-expect_prompt_start "picked up and tilted, with a change sensitivity" "$t" 1.5
+expect_prompt_start "picked up and tilted, with a change sensitivity" "$t" 1
 set_pose hid "$NEUTRAL"
 daemon_stop
 frames_stop
