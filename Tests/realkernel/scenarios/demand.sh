@@ -6,7 +6,8 @@
 #     about a quarter of the samples (at most 15 a second, against 50), the
 #     sampling frequency untouched; tilted, every sample again, and one
 #     wake-up per frame (frames ride on the samples); put down on a table,
-#     4 samples a second; picked up and tilted, it scrolls at once.
+#     4 samples a second; picked up and tilted, it scrolls at once (or, if
+#     the lift was taken for a carry, at a further tilt from the new angle).
 #   - The HID sensor hub buffered: held still, its sampling frequency (the
 #     report interval) follows to 12.5 Hz; put down, to 4 Hz; a tilt raises
 #     it to 50 Hz at once and scrolls; SIGTERM restores every setting.
@@ -24,6 +25,26 @@ set -eu
 
 TILT=12
 WINDOW=5
+
+# scrolls_after_pick_up DEVICE WHAT T: picked up straight to TILT away at T
+# (pick_up returned, and 1.5 s more), it scrolled within 1 s. How the guard
+# reads such a lift depends on when its first samples come: as a still hand
+# moving again (the neutral stays, the tilt scrolls at once), or as a carry
+# (the pose it settles in becomes neutral: nothing scrolls, the pick-up
+# scenario's promise; seen once on a fresh machine, with the hub whose change
+# sensitivity was raised). Then a further TILT must scroll within 1.5 s.
+scrolls_after_pick_up() {
+	local t1
+	if [ -n "$(frames_first "$3")" ]; then
+		expect_prompt_start "$2" "$3" 1
+		return
+	fi
+	log "$2: no frame: the lift was taken for a carry, the new angle is neutral"
+	t1="$(now)"
+	set_pose "$1" $((NEUTRAL + 2 * TILT))
+	sleep 1.5
+	expect_prompt_start "$2, then $TILT degrees further" "$t1" 1.5
+}
 # A hand held still follows within about a second; a put-down is told
 # from a hand by the long window (5.6 s); a buffer lowers its rate 2 s after
 # the demand fell.
@@ -96,7 +117,7 @@ fcmp "$samples" "<=" 5 || fail "resting: $samples samples a second, more than th
 t="$(now)"
 pick_up kxcjk $((NEUTRAL + TILT))
 sleep 1.5
-expect_prompt_start "picked up and tilted" "$t" 1
+scrolls_after_pick_up kxcjk "picked up and tilted" "$t"
 daemon_stop
 frames_stop
 frequency_is "$kdir" "$frequency_before" || fail "the sampling frequency of kxcjk-1013 was not restored"
@@ -129,7 +150,7 @@ t="$(now)"
 pick_up hid $((NEUTRAL + TILT))
 wait_until 1 "a tilt: 50 Hz again at once" frequency_is "$hdir" 50.000000
 sleep 1.5
-expect_prompt_start "picked up and tilted" "$t" 1
+scrolls_after_pick_up hid "picked up and tilted" "$t"
 set_pose hid "$NEUTRAL"
 daemon_stop
 frames_stop
@@ -178,7 +199,7 @@ t="$(now)"
 pick_up hid $((NEUTRAL + TILT))
 wait_until 1 "picked up: the change sensitivity back at once" attribute_is "$hdir/in_accel_hysteresis" "$hysteresis_before"
 sleep 1.5
-expect_prompt_start "picked up and tilted, with a change sensitivity" "$t" 1
+scrolls_after_pick_up hid "picked up and tilted, with a change sensitivity" "$t"
 set_pose hid "$NEUTRAL"
 daemon_stop
 frames_stop
