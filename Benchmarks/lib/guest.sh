@@ -166,7 +166,7 @@ bench_window() {
 }
 
 # bench_demand_state: the state of the last sample demand the running
-# daemon followed ("polling at 12.5 Hz (following)", "sampling at 4 Hz
+# daemon followed ("polling at 12.5 Hz (following)", "sampling at 2.5 Hz
 # (resting)" in its --verbose log); "holding" before any change.
 bench_demand_state() {
 	sed -n 's/.* at [0-9.]* Hz (\([a-z]*\)).*/\1/p' "$RUN_DIR/$BENCH_RUN.err" | tail -n 1 | grep . || echo holding

@@ -76,8 +76,15 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 /// is what a steady hand needs on a noisy or coarse part not to be taken for
 /// a table; a put-down gets the short one, so scrolling stops within 2 s.
 ///
-/// Leaving rest: carried (lifted) it is a pick-up, `lifting`; moved without
-/// being carried, from a rest pose inside the dead zone, it was a hand held
+/// Leaving rest: a sample off the rest pose by more than the noise allows
+/// (`StillnessMeter.departs`), or one whose magnitude is off 1 g by more
+/// than `transportG`: lying still, nothing but a lift or a knock does that,
+/// and a lift does it first, before its tilt stands out of the noise, so
+/// one such sample is a carry (on a table, no quick tilt in a hand tears a
+/// reading) and the slow resting rate notices a pick-up at its first sample
+/// (a keyboard dock's keys ring at a few hundredths of a g and stay below).
+/// Carried (lifted) it is a pick-up, `lifting`; moved without being
+/// carried, from a rest pose inside the dead zone, it was a hand held
 /// very still after all (or a nudge that changes nothing), and the neutral
 /// pose stays. From a rest pose outside the dead zone it is `lifting` either
 /// way: no nudge of a device lying tilted ever restarts scrolling.
@@ -306,8 +313,8 @@ struct IntentGuard: Equatable, Sendable {
         switch motion {
         case .resting, .following, .jostled:
             watch(
-                rawPitch: rawPitch, radians: radians, sinRoll: sinRoll, pitch: pitch, tilt: forward,
-                sidewaysTilt: sidewaysTilt, at: time)
+                rawPitch: rawPitch, radians: radians, sinRoll: sinRoll, magnitudeOff: off, pitch: pitch,
+                tilt: forward, sidewaysTilt: sidewaysTilt, at: time)
         case .holding, .lifting, .touched:
             break  // they change only when a block closes
         }
@@ -325,12 +332,21 @@ struct IntentGuard: Equatable, Sendable {
     /// ones sampled slowly, or briefly.
     @inline(never)
     private mutating func watch(
-        rawPitch: Double, radians: Double, sinRoll: Double, pitch: Double, tilt forward: Double,
-        sidewaysTilt: Double, at time: Double
+        rawPitch: Double, radians: Double, sinRoll: Double, magnitudeOff: Bool, pitch: Double,
+        tilt forward: Double, sidewaysTilt: Double, at time: Double
     ) {
         switch motion {
         case .resting:
-            if stillness.departs(pitch: radians, sinRoll: sinRoll) { leaveRest(at: time) }
+            if magnitudeOff {
+                // Lying still, the magnitude leaves 1 g only when the device
+                // is lifted or knocked, and a lift does that first, before it
+                // tilts the device enough to show: one sample is a carry here
+                // (no hand tilts it quickly enough to tear a reading).
+                lastTransport = time
+                leaveRest(at: time)
+            } else if stillness.departs(pitch: radians, sinRoll: sinRoll) {
+                leaveRest(at: time)
+            }
         case .following:
             // The pitch as read, not smoothed: at a quarter rate the filter's
             // lag would cost the onset of a tilt a sample.

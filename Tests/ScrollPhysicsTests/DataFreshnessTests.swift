@@ -54,7 +54,7 @@ import Testing
         f.heard(at: 0.02)
         _ = f.accept(at: 0.02)
         #expect(abs(f.staleAfter - 0.06) < 1e-12)
-        // Resting: the engine asks for 4 Hz; the daemon switches; no stale gap.
+        // Resting: the engine asks for a slow rate (4 Hz here); the daemon switches; no stale gap.
         f.request(period: 0.25)
         #expect(abs(f.staleAfter - 0.75) < 1e-12)
         #expect(abs(f.deadline - 0.77) < 1e-12)
@@ -68,7 +68,7 @@ import Testing
         f.longestPeriod = 0.25
         f.heard(at: 0)
         f.heard(at: 0.25)
-        // Picked up: full rate asked for, but the next sample may still come at 4 Hz.
+        // Picked up: full rate asked for, but the next sample may still come at the slow rate.
         f.request(period: 0.02)
         #expect(abs(f.staleAfter - 0.75) < 1e-12)
         f.heard(at: 0.5)

@@ -106,13 +106,13 @@ import Testing
         #expect(engine.demandedRate(for: .jostled) == rate)
         #expect(engine.demandedRate(for: .lifting) == rate)
         #expect(engine.demandedRate(for: .touched) == rate)
-        #expect(engine.demandedRate(for: .resting) == min(rate, 4))
+        #expect(engine.demandedRate(for: .resting) == min(rate, ScrollEngine.restingSampleRate))
         let held = engine.demandedRate(for: .following)
         #expect(held <= rate && held == min(rate, max(rate / 4, 10)))
         #expect(engine.sampleDemand == SampleDemand(rate: rate, state: .holding), "before any sample")
     }
 
-    /// Put down: the demand drops to 4 Hz; the daemon lowers the rate; the
+    /// Put down: the demand drops to the resting rate; the daemon lowers the rate; the
     /// data never goes stale nor does the state flap; picked up, the demand
     /// is back to the full rate at the first sample that shows it.
     @Test func aDaemonThatFollowsTheDemandNeverGoesStale() {
@@ -127,7 +127,8 @@ import Testing
             rates.append((t, engine.sampleDemand.rate))
             t += 1 / engine.sampleDemand.rate
         }
-        #expect(rates.contains { $0.0 > 8 && $0.0 < 15 && $0.1 == 4 }, "resting on the table")
+        #expect(
+            rates.contains { $0.0 > 8 && $0.0 < 15 && $0.1 == ScrollEngine.restingSampleRate }, "resting on the table")
         let pickUp = rates.first { $0.0 > 15 && $0.1 == 50 }?.0 ?? 99
         #expect(pickUp < 15.5, "the pick-up is noticed within 0.5 s (at \(pickUp))")
     }
@@ -143,11 +144,14 @@ import Testing
             t += 0.02
         }
         #expect(engine.readout.intent == .resting)
-        #expect(engine.sampleDemand.rate == 4)
+        #expect(engine.sampleDemand.rate == ScrollEngine.restingSampleRate)
+        let period = 1 / ScrollEngine.restingSampleRate
         _ = engine.frame(at: t + 0.05)
         #expect(!engine.readout.isStale)
-        _ = engine.frame(at: t + 0.8)
-        #expect(engine.readout.isStale, "three periods of the demanded 4 Hz")
+        _ = engine.frame(at: t + 2.5 * period)
+        #expect(!engine.readout.isStale, "two and a half periods of the demanded rate")
+        _ = engine.frame(at: t + 3.2 * period)
+        #expect(engine.readout.isStale, "three periods of the demanded rate")
     }
 }
 
@@ -165,5 +169,50 @@ import Testing
         #expect(settled)
         n.confirm()
         #expect(n.isSet && n.direction == direction)
+    }
+}
+
+/// Lying still, the first thing a lift shows is its acceleration: the
+/// magnitude leaves 1 g before the tilt stands out of the noise. One such
+/// sample is a carry there, so a slow resting rate still notices a pick-up
+/// at its first sample; a tap on the table (a keyboard dock's keys, a few
+/// hundredths of a g) is not.
+@Suite struct LeavingRestBehaviour {
+    /// An engine that has come to rest lying at its reading pose (the
+    /// neutral one, well inside the dead zone), and the time of its next sample.
+    private static func restingAtTheReadingPose() -> (ScrollEngine, Double, SeededRandom) {
+        var engine = ScrollEngine(settings: ScrollSettings())
+        var random = SeededRandom(seed: 11)
+        var t = 0.0
+        while t < 12 {
+            let noise = Vector3(
+                random.gaussian(sigma: 0.02), random.gaussian(sigma: 0.02), random.gaussian(sigma: 0.02))
+            engine.feed(Pose.gravity(away: 30) + noise, at: t)
+            t += 1 / engine.sampleDemand.rate
+        }
+        return (engine, t, random)
+    }
+
+    @Test func oneSampleOffOneGIsALift() {
+        var (engine, t, _) = Self.restingAtTheReadingPose()
+        #expect(engine.readout.intent == .resting)
+        engine.feed(Pose.gravity(away: 30) * 1.12, at: t)
+        #expect(
+            engine.readout.intent == .lifting,
+            "a carry: lifting, not a still hand moving again (holding), though it lies inside the dead zone")
+        #expect(engine.sampleDemand.rate == ScrollSettings().sampleRate)
+    }
+
+    @Test func aTapOnTheTableLeavesItResting() {
+        var (engine, t, random) = Self.restingAtTheReadingPose()
+        #expect(engine.readout.intent == .resting)
+        for i in 0..<20 {
+            let noise = Vector3(
+                random.gaussian(sigma: 0.02), random.gaussian(sigma: 0.02), random.gaussian(sigma: 0.02))
+            let tap = i % 4 == 0 ? 1.03 : 1.0
+            engine.feed(Pose.gravity(away: 30) * tap + noise, at: t)
+            t += 1 / engine.sampleDemand.rate
+        }
+        #expect(engine.readout.intent == .resting)
     }
 }

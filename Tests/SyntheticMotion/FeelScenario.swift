@@ -148,17 +148,23 @@ extension FeelScenario {
     public static let putDownOnDock = putDown(
         "put-down-dock", on: "in a keyboard dock, typing", at: 20, carriage: .typing)
 
-    /// Read at 35, put down flat, picked up 12 s later and held at `pitch`.
-    public static func pickUp(_ name: String, to pitch: Double, thenTilt: Bool) -> FeelScenario {
-        var frames = [held(0, 35), held(3, 35), lying(3.7, 90), held(15, 90), held(15.8, pitch), held(20, pitch)]
-        if thenTilt { frames += [held(20.5, pitch + 12), held(24, pitch + 12), held(24.5, pitch)] }
+    /// Read at 35, put down flat, picked up at `lift` (12 s later by
+    /// default) and held at `pitch`.
+    public static func pickUp(_ name: String, to pitch: Double, thenTilt: Bool, lift: Double = 15) -> FeelScenario {
+        let held5 = lift + 5
+        var frames = [
+            held(0, 35), held(3, 35), lying(3.7, 90), held(lift, 90), held(lift + 0.8, pitch), held(held5, pitch),
+        ]
+        if thenTilt {
+            frames += [held(held5 + 0.5, pitch + 12), held(held5 + 4, pitch + 12), held(held5 + 4.5, pitch)]
+        }
         frames.append(held(frames.last!.time + 4, pitch))
         return FeelScenario(
             name,
-            "read at 35, put down flat at 3 s, picked up at 15 s and held at \(pitch)"
-                + (thenTilt ? ", tilted 12 deg away at 20 s" : ""),
+            "read at 35, put down flat at 3 s, picked up at \(lift) s and held at \(pitch)"
+                + (thenTilt ? ", tilted 12 deg away at \(held5) s" : ""),
             script: MotionScript(frames), readingPitch: 35,
-            unwanted: [(3.7 + 2)...(thenTilt ? 20 : Double.infinity)])
+            unwanted: [(3.7 + 2)...(thenTilt ? held5 : Double.infinity)])
     }
 
     /// Read at 35, put down flat, picked up at 15 s at the old angle and,

@@ -1,7 +1,7 @@
 import ScrollPhysics
 
 /// Costing nothing while nothing moves: the capture follows the engine's
-/// sample demand (`ScrollEngine.sampleDemand`: 4 Hz while the device rests,
+/// sample demand (`ScrollEngine.sampleDemand`: 2.5 Hz while the device rests,
 /// a quarter of the configured rate, at least 10 Hz, while it is held still
 /// inside the dead zone, the full rate otherwise).
 ///
