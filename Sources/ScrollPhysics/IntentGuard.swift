@@ -109,6 +109,7 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 /// degrees a minute (0.1 deg/s) is followed with a lag of 0.4 degrees, while
 /// a tilt across the dead zone within about 2 s (2 deg/s and more) leaves
 /// the follower behind at once and scrolls as before.
+@usableFromInline
 struct IntentGuard: Equatable, Sendable {
     enum Event: Equatable, Sendable, CaseIterable, CustomStringConvertible {
         case cameToRest
@@ -178,7 +179,7 @@ struct IntentGuard: Equatable, Sendable {
         didSet { refreshState() }
     }
     /// What the readout and the scroll gate see (kept stored: asked every sample).
-    private(set) var state = IntentState.holding
+    @usableFromInline private(set) var state = IntentState.holding
     private(set) var allowsScrolling = true
 
     private mutating func refreshState() {
@@ -247,6 +248,7 @@ struct IntentGuard: Equatable, Sendable {
 
     init() {}
 
+    @usableFromInline
     static func == (a: IntentGuard, b: IntentGuard) -> Bool {
         a.motion == b.motion && a.touching == b.touching && a.stillness == b.stillness && a.jostle == b.jostle
     }

@@ -65,7 +65,8 @@ public struct ScrollEngine: Sendable {
     private var rollFilter: OneEuroFilter
     private var lastGravity: Vector3?
     private var gesture = GestureGuard()
-    private var intent = IntentGuard()
+    @usableFromInline
+    var intent = IntentGuard()
 
     // Motion and output.
     private var vertical: AxisChannel
@@ -278,20 +279,20 @@ public struct ScrollEngine: Sendable {
     /// then gets them at the output rate; one that coalesces them with
     /// samples arms its timer for `frameDeadline` instead. nil while nothing
     /// moves: then no timer is needed at all.
-    @inlinable
+    @inlinable @inline(__always)
     public var nextFrameTime: Double? { clock.due }
 
     /// Whether a frame taken now counts as the due one: true from
     /// `nextFrameTime` on, and a little earlier on a wake-up for a sample, so
     /// that sample and frame share it (`OutputClock`). Ask on every wake-up.
-    @inlinable
+    @inlinable @inline(__always)
     public func isFrameDue(at time: Double) -> Bool { clock.isDue(at: time) }
 
     /// The latest time `frame(at:)` must be called by a loop that also
     /// takes frames on sample wake-ups (`isFrameDue(at:)`): arm the timer for
     /// it. Later than `nextFrameTime` when a sample is expected to carry the
     /// frame; nil while nothing moves.
-    @inlinable
+    @inlinable @inline(__always)
     public var frameDeadline: Double? { clock.deadline }
 
     /// How often the engine needs samples now, and the state that decides it.
@@ -315,6 +316,7 @@ public struct ScrollEngine: Sendable {
     ///
     /// The engine follows whatever rate it gets: staleness counts in the
     /// periods actually delivered, and filters and meters are time-based.
+    @inlinable @inline(__always)
     public var sampleDemand: SampleDemand {
         SampleDemand(rate: Self.sampleRate(for: intent.state, configured: settings.sampleRate), state: intent.state)
     }
@@ -329,6 +331,7 @@ public struct ScrollEngine: Sendable {
         Self.sampleRate(for: state, configured: settings.sampleRate)
     }
 
+    @inlinable
     static func sampleRate(for state: IntentState, configured full: Double) -> Double {
         switch state {
         case .resting: min(full, restingSampleRate)
@@ -385,6 +388,7 @@ public struct ScrollEngine: Sendable {
 
     /// Whether the person means to scroll (`readout.intent`), cheap enough to
     /// compare on every round of a loop: log and show it when it changes.
+    @inlinable @inline(__always)
     public var intentState: IntentState { intent.state }
 
     /// What the engine sees.
