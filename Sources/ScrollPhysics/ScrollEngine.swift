@@ -65,6 +65,12 @@ public struct ScrollEngine: Sendable {
     private var rollFilter: OneEuroFilter
     private var lastGravity: Vector3?
     private var gesture = GestureGuard()
+    /// `@usableFromInline`, like `clock`: the questions a loop asks on every
+    /// wake-up (`intentState`, `sampleDemand`, `frameDeadline`, ...) are
+    /// always inlined into it, since as calls into this module each made
+    /// the caller copy the whole engine first (2,624 bytes; the daemon's
+    /// loop did it three times a wake-up). `@inlinable` alone left them
+    /// calls there.
     @usableFromInline
     var intent = IntentGuard()
 
