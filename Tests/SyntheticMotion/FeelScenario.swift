@@ -151,20 +151,20 @@ extension FeelScenario {
     /// Read at 35, put down flat, picked up at `lift` (12 s later by
     /// default) and held at `pitch`.
     public static func pickUp(_ name: String, to pitch: Double, thenTilt: Bool, lift: Double = 15) -> FeelScenario {
-        let held5 = lift + 5
+        let holdEnd = lift + 5
         var frames = [
-            held(0, 35), held(3, 35), lying(3.7, 90), held(lift, 90), held(lift + 0.8, pitch), held(held5, pitch),
+            held(0, 35), held(3, 35), lying(3.7, 90), held(lift, 90), held(lift + 0.8, pitch), held(holdEnd, pitch),
         ]
         if thenTilt {
-            frames += [held(held5 + 0.5, pitch + 12), held(held5 + 4, pitch + 12), held(held5 + 4.5, pitch)]
+            frames += [held(holdEnd + 0.5, pitch + 12), held(holdEnd + 4, pitch + 12), held(holdEnd + 4.5, pitch)]
         }
         frames.append(held(frames.last!.time + 4, pitch))
         return FeelScenario(
             name,
             "read at 35, put down flat at 3 s, picked up at \(lift) s and held at \(pitch)"
-                + (thenTilt ? ", tilted 12 deg away at \(held5) s" : ""),
+                + (thenTilt ? ", tilted 12 deg away at \(holdEnd) s" : ""),
             script: MotionScript(frames), readingPitch: 35,
-            unwanted: [(3.7 + 2)...(thenTilt ? held5 : Double.infinity)])
+            unwanted: [(3.7 + 2)...(thenTilt ? holdEnd : Double.infinity)])
     }
 
     /// Read at 35, put down flat, picked up at 15 s at the old angle and,
