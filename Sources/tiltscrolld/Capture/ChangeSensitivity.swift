@@ -12,8 +12,9 @@ import ScrollPhysics
 /// the values by tens of counts, is reported at once. Anything the engine
 /// takes for leaving the rest pose moves the values by more than one count
 /// (`StillnessMeter`: the pose by six times the noise, itself at least the
-/// rounding; `IntentGuard`: the magnitude off 1 g by 0.07 g, seven counts of
-/// 0.01 g), so nothing it would notice is held back. It goes back to what it held as
+/// rounding; `IntentGuard`: the magnitude off 1 g by 0.07 g, several counts
+/// of a hub that reports hundredths of a g or finer), so nothing it would
+/// notice is held back. It goes back to what it held as
 /// soon as the device is no longer resting: the engine's measure of the
 /// noise, which tells a hand from a table, needs every report.
 ///
