@@ -54,8 +54,9 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///     jostled   --came-to-rest--> resting
 ///     lifting   --came-to-rest--> resting
 ///     resting   --lifted--------> lifting   (off the rest pose, carried)
-///     resting   --moved---------> holding   (off the rest pose, not carried,
-///                                            from inside the dead zone)
+///     resting   --moved---------> holding   (off the rest pose, not carried
+///                                            then nor within 0.35 s, from
+///                                            inside the dead zone)
 ///     lifting   --settled-------> holding   (held still in the hand 0.3 s)
 ///     holding   --steadied------> following (two blocks within half the dead zones)
 ///     following --unsteadied----> holding   (beyond half of one, or 10 deg/s)
@@ -83,11 +84,16 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 /// one such sample is a carry (on a table, no quick tilt in a hand tears a
 /// reading) and the slow resting rate notices a pick-up at its first sample
 /// (a keyboard dock's keys ring at a few hundredths of a g and stay below).
-/// Carried (lifted) it is a pick-up, `lifting`; moved without being
-/// carried, from a rest pose inside the dead zone, it was a hand held
-/// very still after all (or a nudge that changes nothing), and the neutral
-/// pose stays. From a rest pose outside the dead zone it is `lifting` either
-/// way: no nudge of a device lying tilted ever restarts scrolling.
+/// Carried (lifted) it is a pick-up, `lifting`. Off the rest pose without
+/// a carry, from a rest pose inside the dead zone, it waits `decideSeconds`
+/// at the full rate, still resting (nothing scrolls): the first resting
+/// sample of a lift may come after its acceleration (a lift eases in and
+/// out, and a resting period is a good part of it), and then the carry
+/// shows at the lift's end. Carried within that time, `lifting`; if not,
+/// `moved`: it was a hand held very still after all (or a nudge that
+/// changes nothing), and the neutral pose stays. From a rest pose outside
+/// the dead zone it is `lifting` either way: no nudge of a device lying
+/// tilted ever restarts scrolling.
 ///
 /// A contact on the screen is a layer over these: while touched (with
 /// `PauseOnTouch`) the state reads `touched` and nothing scrolls; the
@@ -167,6 +173,12 @@ struct IntentGuard: Equatable, Sendable {
     /// long as it is more than the sensor's noise can make from one sample
     /// to the next.
     static let wakeDegreesPerSecond = 10.0
+    /// How long a departure from rest without a carry waits for one before
+    /// it is taken for a still hand: a lift of 0.8 s eased in and out keeps
+    /// its magnitude within `transportG` of 1 g from 0.28 to 0.52 s into
+    /// it, so a carry follows any departure within 0.3 s. A still hand
+    /// taken for a table pays it once, when it tilts again.
+    static let decideSeconds = 0.35
 
     /// The state of the machine under the touch layer.
     private(set) var motion = IntentState.holding {
@@ -232,6 +244,12 @@ struct IntentGuard: Equatable, Sendable {
     private var lastCarriedFromHand = -Double.infinity
     /// The tilt from neutral where the device came to rest, degrees.
     private var restTilt = 0.0
+    /// Resting, off the rest pose without a carry: since when it waits for
+    /// one (`decideSeconds`); nil otherwise.
+    @usableFromInline private(set) var undecidedSince: Double?
+    /// Whether the engine should sample at its full rate whatever the
+    /// state: while a departure from rest waits for a carry.
+    @inlinable var wantsFullRate: Bool { undecidedSince != nil }
 
     /// How far the neutral pose should move to follow a drift, degrees
     /// (pitch, roll), and whether it should at all; the engine applies and
@@ -286,6 +304,7 @@ struct IntentGuard: Equatable, Sendable {
         guard let to = Self.next(after: motion, on: event) else { return }
         lastTransition = (motion, event, to)
         motion = to
+        undecidedSince = nil
         if to != .jostled { jostledStages = nil }
         if to == .following { previousPitch = nil }
         if to != .resting, stillness.rest != nil { stillness.leaveRest() }
@@ -346,6 +365,8 @@ struct IntentGuard: Equatable, Sendable {
                 // (no hand tilts it quickly enough to tear a reading).
                 lastTransport = time
                 leaveRest(at: time)
+            } else if let since = undecidedSince {
+                if time - since >= Self.decideSeconds { apply(.moved) }
             } else if stillness.departs(pitch: radians, sinRoll: sinRoll) {
                 leaveRest(at: time)
             }
@@ -389,10 +410,14 @@ struct IntentGuard: Equatable, Sendable {
     }
 
     /// Off the rest pose: lifted if carried (or lying outside the dead
-    /// zone), otherwise a still hand moving again.
+    /// zone); otherwise it waits for a carry at the full rate, and without
+    /// one it is a still hand moving again (`watch`).
     private mutating func leaveRest(at time: Double) {
-        let carried = time - lastTransport <= Self.transportLeadSeconds
-        apply(carried || abs(restTilt) > deadZone ? .lifted : .moved)
+        if time - lastTransport <= Self.transportLeadSeconds || abs(restTilt) > deadZone {
+            apply(.lifted)
+        } else if undecidedSince == nil {
+            undecidedSince = time
+        }
     }
 
     /// Closes the block at `time`; `forward` and `sideways` are the tilts

@@ -203,10 +203,13 @@ public struct ScrollEngine: Sendable {
             verdict = .rejected(.notGravity(magnitudeG: magnitudeG))
             freshness.refreshDeadline()
             let before = intent.motion
+            let wantedFullRate = intent.wantsFullRate
             intent.observeRejected(at: time)
             if intent.motion != before {
                 enter(intent.motion, gravity: lastGravity, at: time)
                 updateTargets()
+            } else if intent.wantsFullRate != wantedFullRate {
+                requestSamples()
             }
             return
         }
@@ -311,7 +314,9 @@ public struct ScrollEngine: Sendable {
     ///   so a pick-up is noticed within a period, 0.4 s (the promise is
     ///   0.5 s; the tests `aPickUpIsNoticedWithinHalfASecond...`). When only
     ///   the tilt showed it, the lift took a few samples to stand out of the
-    ///   table's noise and 4 Hz was the least that kept the promise;
+    ///   table's noise and 4 Hz was the least that kept the promise. Off
+    ///   the rest pose without a carry, the full rate while the guard waits
+    ///   for one (`IntentGuard.decideSeconds`), still resting;
     /// - following (held still inside the dead zone): a quarter of the
     ///   configured rate, but a sample at least every 0.1 s: the guard wakes
     ///   at half the dead zone or 10 degrees/s, before a deliberate tilt
@@ -324,7 +329,13 @@ public struct ScrollEngine: Sendable {
     /// periods actually delivered, and filters and meters are time-based.
     @inlinable @inline(__always)
     public var sampleDemand: SampleDemand {
-        SampleDemand(rate: Self.sampleRate(for: intent.state, configured: settings.sampleRate), state: intent.state)
+        SampleDemand(rate: rateDemandedNow, state: intent.state)
+    }
+
+    /// The rate `sampleDemand` asks for now.
+    @inlinable @inline(__always)
+    var rateDemandedNow: Double {
+        intent.wantsFullRate ? settings.sampleRate : Self.sampleRate(for: intent.state, configured: settings.sampleRate)
     }
 
     /// Samples per second while resting.
@@ -347,7 +358,7 @@ public struct ScrollEngine: Sendable {
     }
 
     private mutating func requestSamples() {
-        freshness.request(period: 1 / Self.sampleRate(for: intent.state, configured: settings.sampleRate))
+        freshness.request(period: 1 / rateDemandedNow)
         clock.samplePeriod = freshness.expectedPeriod
     }
 
@@ -507,6 +518,7 @@ public struct ScrollEngine: Sendable {
         forward: Double, sideways: Double, at time: Double
     ) -> Bool {
         let before = intent.motion
+        let wantedFullRate = intent.wantsFullRate
         intent.observe(
             rawPitch: sample.pitch, sinRoll: sample.sinRoll, magnitudeG: sample.magnitudeG, pitch: pitch,
             tilt: forward, sidewaysTilt: sideways, at: time)
@@ -515,7 +527,11 @@ public struct ScrollEngine: Sendable {
             followDrift()
             moved = true
         }
-        if intent.motion != before { enter(intent.motion, gravity: g, at: time) }
+        if intent.motion != before {
+            enter(intent.motion, gravity: g, at: time)
+        } else if intent.wantsFullRate != wantedFullRate {
+            requestSamples()
+        }
         return moved
     }
 

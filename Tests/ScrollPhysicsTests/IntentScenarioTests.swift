@@ -108,6 +108,30 @@ import Testing
         #expect(slowest > period / 2, "the steps cover the period: the slowest waited for its sample")
     }
 
+    /// Put down on a stand at the reading angle (inside the dead zone) and
+    /// picked up to a new angle 12 degrees away, the lift anywhere between
+    /// two resting samples: it never starts scrolling on its own. Where the
+    /// first sample after the lift falls past its acceleration (about a
+    /// third of the period at 2.5 Hz), only the tilt shows the departure and
+    /// the guard first takes it for a still hand moving again; the carry at
+    /// the lift's end must still make it a pick-up before anything scrolls.
+    @Test(arguments: [SensorModel.kxcjk, .hidHub10Hz, .noisy])
+    func pickedUpFromTheReadingAngleToANewOneItNeverScrollsWhereverTheLiftFalls(part: SensorModel) {
+        let period = 1 / ScrollEngine.restingSampleRate
+        for step in 0..<20 {
+            let scenario = FeelScenario.pickUp(
+                "pick-up-from-stand", to: 47, thenTilt: false, lift: 15 + Double(step) * period / 20, restPitch: 35)
+            let (m, run) = scenario.measureFollowingDemand(settings: settings(part), sensor: part, seed: 5)
+            #expect(run.cost(of: .resting).seconds > 8, "\(part) step \(step): it rested first")
+            let lift = scenario.pickUps[0]
+            let moved = run.frames.filter { $0.time > lift && $0.frame.verticalHiRes != 0 }
+            #expect(m.unwantedDetents == 0 && moved.isEmpty, "\(part) step \(step): \(moved.count) frames moved")
+            #expect(
+                run.transitions.contains { $0.to == .lifting && $0.time > lift && $0.time < lift + 1 },
+                "\(part) step \(step): taken for a pick-up within a second")
+        }
+    }
+
     /// Tilted right after a pick-up (0.5 s after the lift) and held: it
     /// scrolls in every second of the hold. The lift is a carry, like a
     /// put-down's, and on a coarse part the hand held still after it can

@@ -148,12 +148,15 @@ extension FeelScenario {
     public static let putDownOnDock = putDown(
         "put-down-dock", on: "in a keyboard dock, typing", at: 20, carriage: .typing)
 
-    /// Read at 35, put down flat, picked up at `lift` (12 s later by
-    /// default) and held at `pitch`.
-    public static func pickUp(_ name: String, to pitch: Double, thenTilt: Bool, lift: Double = 15) -> FeelScenario {
+    /// Read at 35, put down at `restPitch` (flat by default), picked up at
+    /// `lift` (12 s later by default) and held at `pitch`.
+    public static func pickUp(
+        _ name: String, to pitch: Double, thenTilt: Bool, lift: Double = 15, restPitch: Double = 90
+    ) -> FeelScenario {
         let holdEnd = lift + 5
         var frames = [
-            held(0, 35), held(3, 35), lying(3.7, 90), held(lift, 90), held(lift + 0.8, pitch), held(holdEnd, pitch),
+            held(0, 35), held(3, 35), lying(3.7, restPitch), held(lift, restPitch), held(lift + 0.8, pitch),
+            held(holdEnd, pitch),
         ]
         if thenTilt {
             frames += [held(holdEnd + 0.5, pitch + 12), held(holdEnd + 4, pitch + 12), held(holdEnd + 4.5, pitch)]
@@ -161,7 +164,7 @@ extension FeelScenario {
         frames.append(held(frames.last!.time + 4, pitch))
         return FeelScenario(
             name,
-            "read at 35, put down flat at 3 s, picked up at \(lift) s and held at \(pitch)"
+            "read at 35, put down at \(restPitch) at 3 s, picked up at \(lift) s and held at \(pitch)"
                 + (thenTilt ? ", tilted 12 deg away at \(holdEnd) s" : ""),
             script: MotionScript(frames), readingPitch: 35,
             unwanted: [(3.7 + 2)...(thenTilt ? holdEnd : Double.infinity)])

@@ -31,14 +31,15 @@ RESTING_HZ=2.5
 RESTING_FREQUENCY=2.500000
 
 # scrolls_after_pick_up DEVICE WHAT T: picked up straight to TILT away at T
-# (pick_up returned, and 1.5 s more), it scrolled within 1 s. How the guard
-# reads such a lift depends on where in the lift its first sample falls:
-# mostly early, where the lift's acceleration takes the magnitude off 1 g,
-# a carry (the pose it settles in becomes neutral: nothing scrolls, the
-# pick-up scenario's promise; then a further TILT must scroll within 1.5 s);
-# late in the lift, only its tilt shows, and a lift from the neutral pose
-# reads as a still hand moving again (the neutral stays, the tilt scrolls
-# at once).
+# (pick_up returned, and 1.5 s more), it scrolled within 1 s. The guard
+# reads such a lift as a carry: its acceleration takes the magnitude off
+# 1 g at the first resting sample, or, when that sample comes after it, at
+# the lift's end while the departure waits for a carry (IntentGuard's
+# decideSeconds). Then the pose it settles in becomes neutral and nothing
+# scrolls (the pick-up scenario's promise), and a further TILT must scroll
+# within 1.5 s. A scroll at once is a lift read as a still hand moving
+# again (the neutral kept), which only a lift too slow to show 0.07 g
+# should give.
 scrolls_after_pick_up() {
 	local t1
 	if [ -n "$(frames_first "$3")" ]; then
