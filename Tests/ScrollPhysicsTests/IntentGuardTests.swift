@@ -72,9 +72,7 @@ import Testing
     @Test func oneSampleTornBetweenTwoPosesIsNoPutDown() {
         var engine = ScrollEngine(settings: ScrollSettings())
         var random = SeededRandom(seed: 5)
-        func noise() -> Vector3 {
-            Vector3(random.gaussian(sigma: 0.01), random.gaussian(sigma: 0.01), random.gaussian(sigma: 0.01))
-        }
+        func noise() -> Vector3 { random.gaussianVector(sigma: 0.01) }
         var t = 0.0
         for _ in 0..<30 {
             engine.feed(Pose.gravity(away: 30) + noise(), at: t)
@@ -185,8 +183,7 @@ import Testing
         var random = SeededRandom(seed: 11)
         var t = 0.0
         while t < 12 {
-            let noise = Vector3(
-                random.gaussian(sigma: 0.02), random.gaussian(sigma: 0.02), random.gaussian(sigma: 0.02))
+            let noise = random.gaussianVector(sigma: 0.02)
             engine.feed(Pose.gravity(away: 30) + noise, at: t)
             t += 1 / engine.sampleDemand.rate
         }
@@ -247,8 +244,7 @@ import Testing
         var (engine, t, random) = Self.restingAtTheReadingPose()
         #expect(engine.readout.intent == .resting)
         for i in 0..<20 {
-            let noise = Vector3(
-                random.gaussian(sigma: 0.02), random.gaussian(sigma: 0.02), random.gaussian(sigma: 0.02))
+            let noise = random.gaussianVector(sigma: 0.02)
             let tap = i % 4 == 0 ? 1.03 : 1.0
             engine.feed(Pose.gravity(away: 30) * tap + noise, at: t)
             t += 1 / engine.sampleDemand.rate

@@ -7,7 +7,7 @@ import Testing
 @Suite struct ScrollEngineBehaviour {
     /// Gravity with sensor noise of about 0.005 g per axis (a few tenths of a degree).
     private func noisy(_ v: Vector3, _ random: inout SeededRandom) -> Vector3 {
-        v + Vector3(random.gaussian(sigma: 0.05), random.gaussian(sigma: 0.05), random.gaussian(sigma: 0.05))
+        v + random.gaussianVector(sigma: 0.05)
     }
 
     @Test func isSilentAndTimerFreeAtNeutralAndInsideTheDeadZone() {

@@ -27,4 +27,11 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         for _ in 0..<12 { sum += uniform(0...1) }
         return (sum - 6) * sigma
     }
+
+    /// Three draws of `gaussian(sigma:)`, x first: white noise on each axis.
+    public mutating func gaussianVector(sigma: Double) -> Vector3 {
+        let x = gaussian(sigma: sigma)
+        let y = gaussian(sigma: sigma)
+        return Vector3(x, y, gaussian(sigma: sigma))
+    }
 }

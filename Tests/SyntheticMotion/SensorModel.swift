@@ -64,7 +64,7 @@ public struct SyntheticSensor: Sendable {
     public mutating func raw(at time: Double) -> Vector3 {
         let a = script.acceleration(at: time)
         let n = model.noise
-        let noisy = a + Vector3(random.gaussian(sigma: n), random.gaussian(sigma: n), random.gaussian(sigma: n))
+        let noisy = a + random.gaussianVector(sigma: n)
         let s = model.scale
         return Vector3((noisy.x / s).rounded(), (noisy.y / s).rounded(), (noisy.z / s).rounded())
     }

@@ -29,8 +29,7 @@ struct SyntheticTrace: Sendable {
             let t = Double(i) / rate
             i += 1
             guard let a = motion(t) else { continue }
-            let noisy =
-                a + Vector3(random.gaussian(sigma: noise), random.gaussian(sigma: noise), random.gaussian(sigma: noise))
+            let noisy = a + random.gaussianVector(sigma: noise)
             // The matrices used here are orthogonal: the inverse is the transpose.
             let m = matrix.rows
             let sensor = Vector3(
