@@ -86,17 +86,21 @@ import Testing
         }
     }
 
+    /// Times of a lift that move it through one resting period in 20
+    /// steps, from the pick-up scenarios' 15 s: wherever it falls between
+    /// two resting samples.
+    static let liftsThroughOnePeriod = (0..<20).map { 15 + Double($0) / 20 / ScrollEngine.restingSampleRate }
+
     /// The same promise wherever the lift falls between two resting
-    /// samples: the lift moved through one resting period in 20 steps
-    /// (the slowest is then about a period, 0.4 s at 2.5 Hz, plus the few
-    /// milliseconds the lift takes to take the magnitude off 1 g).
+    /// samples (`liftsThroughOnePeriod`: the slowest is then about a period,
+    /// 0.4 s at 2.5 Hz, plus the few milliseconds the lift takes to take the
+    /// magnitude off 1 g).
     @Test(arguments: [SensorModel.kxcjk, .hidHub10Hz])
     func aPickUpIsNoticedWithinHalfASecondWhereverItFallsBetweenTwoSamples(part: SensorModel) {
         let period = 1 / ScrollEngine.restingSampleRate
         var slowest = 0.0
-        for step in 0..<20 {
-            let scenario = FeelScenario.pickUp(
-                "pick-up-phase", to: 55, thenTilt: false, lift: 15 + Double(step) * period / 20)
+        for (step, lift) in Self.liftsThroughOnePeriod.enumerated() {
+            let scenario = FeelScenario.pickUp("pick-up-phase", to: 55, thenTilt: false, lift: lift)
             let (_, run) = scenario.measureFollowingDemand(settings: settings(part), sensor: part, seed: 3)
             let latencies = run.pickUpNoticeLatencies(in: scenario)
             #expect(run.cost(of: .resting).seconds > 8, "\(part) step \(step): it rested first")
@@ -117,13 +121,10 @@ import Testing
     /// the lift's end must still make it a pick-up before anything scrolls.
     @Test(arguments: [SensorModel.kxcjk, .hidHub10Hz, .noisy])
     func pickedUpFromTheReadingAngleToANewOneItNeverScrollsWhereverTheLiftFalls(part: SensorModel) {
-        let period = 1 / ScrollEngine.restingSampleRate
-        for step in 0..<20 {
-            let scenario = FeelScenario.pickUp(
-                "pick-up-from-stand", to: 47, thenTilt: false, lift: 15 + Double(step) * period / 20, restPitch: 35)
+        for (step, lift) in Self.liftsThroughOnePeriod.enumerated() {
+            let scenario = FeelScenario.pickUp("pick-up-from-stand", to: 47, thenTilt: false, lift: lift, restPitch: 35)
             let (m, run) = scenario.measureFollowingDemand(settings: settings(part), sensor: part, seed: 5)
             #expect(run.cost(of: .resting).seconds > 8, "\(part) step \(step): it rested first")
-            let lift = scenario.pickUps[0]
             let moved = run.frames.filter { $0.time > lift && $0.frame.verticalHiRes != 0 }
             #expect(m.unwantedDetents == 0 && moved.isEmpty, "\(part) step \(step): \(moved.count) frames moved")
             #expect(
