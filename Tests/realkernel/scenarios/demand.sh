@@ -26,9 +26,10 @@ set -eu
 TILT=12
 WINDOW=5
 # The engine's resting rate (ScrollEngine.restingSampleRate), and how a
-# HID sensor hub reads it back (1000 / a 400 ms report interval).
+# HID sensor hub reads it back (1000 / the report interval in ms, in the
+# kernel's six decimals).
 RESTING_HZ=2.5
-RESTING_FREQUENCY=2.500000
+RESTING_FREQUENCY="$(printf '%.6f' "$RESTING_HZ")"
 
 # scrolls_after_pick_up DEVICE WHAT T: picked up straight to TILT away at T
 # (pick_up returned, and 1.5 s more), it scrolled within 1 s. The guard
