@@ -51,6 +51,9 @@ package struct Poller {
         entries.indices.contains { entries[$0].fd == descriptor.rawValue && isReadable($0) }
     }
 
+    /// Whether anything happened on any descriptor watched this round.
+    package var anyReady: Bool { entries.contains { $0.revents != 0 } }
+
     /// Whether `descriptor` was watched this round and anything happened on
     /// it: what it was watched for, an error or a hang-up.
     package func isReady(_ descriptor: FileDescriptor) -> Bool {

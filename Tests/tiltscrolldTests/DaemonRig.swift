@@ -1,0 +1,485 @@
+import Glibc
+import ScrollPhysics
+import SyntheticMotion
+import Testing
+
+@testable import TiltScrollCommon
+@testable import tiltscrolld
+
+/// A descriptor of a fake's own: a pipe, readable while something is
+/// queued, so that the daemon's real `poll()` sees the fake's events.
+final class FakeDescriptor {
+    private let ends = try! FileDescriptor.pipe()
+    var descriptor: FileDescriptor { ends.read }
+
+    init() {
+        try! ends.read.makeNonBlocking()
+        try! ends.write.makeNonBlocking()
+    }
+
+    /// Makes it readable.
+    func signal() {
+        var byte: UInt8 = 1
+        _ = write(ends.write.rawValue, &byte, 1)
+    }
+
+    /// Makes it unreadable again.
+    func clear() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(ends.read.rawValue, &bytes, bytes.count) > 0 {}
+    }
+
+    deinit {
+        ends.read.close()
+        ends.write.close()
+    }
+}
+
+/// A sensor held by a synthetic person: the capture a fake platform opens
+/// reads it at the capture's rate, on the fake clock.
+final class FakeSensor {
+    var device: AccelerometerDevice
+    var synthetic: SyntheticSensor
+    /// The script's time 0 on the daemon's clock.
+    var origin: Double
+    /// Reads fail from then on (a sensor that broke).
+    var failsFrom: Double?
+    /// Opening fails with this, while set.
+    var openFailure: CaptureError?
+
+    init(script: MotionScript, model: SensorModel = .kxcjk, origin: Double, name: DeviceText = "kxcj91008") {
+        device = FakeSensor.device(named: name, sysfsPath: DeviceText("/sys/devices/fake/\(name)/iio:device0"))
+        synthetic = SyntheticSensor(script: script, model: model, seed: 7)
+        self.origin = origin
+    }
+
+    static func device(named name: DeviceText, sysfsPath: DeviceText) -> AccelerometerDevice {
+        AccelerometerDevice(
+            name: name, sysfsPath: sysfsPath, sysName: "iio:device0", deviceNode: nil, location: .display,
+            locationSource: .assumed, mountMatrix: .identity, mountMatrixSource: .identity,
+            calibration: AccelCalibration(), captureModes: .poll, trigger: nil, problem: nil)
+    }
+
+    func acceleration(at time: Double) -> Vector3 { synthetic.acceleration(at: time - origin) }
+}
+
+/// The capture of a `FakeSensor`: timer-driven like polling, at the rate
+/// the engine demands (never above the configured one).
+final class FakeCapture: SampleSource {
+    let sensor: FakeSensor
+    let mode = CaptureMode.poll
+    let calibration = AccelCalibration()
+    let pollDescriptor: FileDescriptor? = nil
+    let fullRate: Double
+    private(set) var currentRate: Double
+    private(set) var settingWrites = 0
+    private var nextSample: Double
+    private(set) var released = false
+    private(set) var releasedForRetry = false
+    /// The sample rates `follow` was asked for, in order of change.
+    private(set) var demands: [Double] = []
+
+    init(sensor: FakeSensor, rate: Double, now: Double) {
+        self.sensor = sensor
+        fullRate = rate
+        currentRate = rate
+        nextSample = now
+    }
+
+    func nextReadTime(now: Double) -> Double? { released ? nil : max(now, nextSample) }
+
+    func read(now: Double, into sink: (AccelSample) -> Void) throws(CaptureError) -> CaptureStatus {
+        while nextSample <= now {
+            if let failsFrom = sensor.failsFrom, nextSample >= failsFrom {
+                throw CaptureError(kind: .invalidValue, message: "in_accel_x_raw holds 'garbage'")
+            }
+            sink(AccelSample(acceleration: sensor.acceleration(at: nextSample), time: nextSample))
+            nextSample += 1 / currentRate
+        }
+        return .ok
+    }
+
+    func follow(_ demand: SampleDemand, now: Double) {
+        let rate = min(fullRate, demand.rate)
+        guard rate != currentRate else { return }
+        currentRate = rate
+        demands.append(rate)
+        settingWrites += 1
+    }
+
+    func release() { released = true }
+
+    func releaseForRetry() -> SettingsJournal {
+        released = true
+        releasedForRetry = true
+        return SettingsJournal()
+    }
+}
+
+/// The uinput device: records what it is written.
+final class FakeOutput: FrameOutput {
+    private(set) var frames: [(time: Double, frame: ScrollFrame)] = []
+    private(set) var closed = false
+    var deviceNode: String? { "/dev/input/event99" }
+
+    func emit(_ frame: ScrollFrame, at time: Double, readout: () -> ScrollReadout) throws(OutputError) {
+        #expect(!closed, "no frame after the device is gone")
+        frames.append((time, frame))
+    }
+
+    func note(_ change: PhysicsChange, at time: Double, readout: () -> ScrollReadout) {}
+
+    func close() { closed = true }
+
+    /// Hi-res units scrolled between two times.
+    func hiRes(from start: Double = -.infinity, to end: Double = .infinity) -> Int {
+        frames.filter { $0.time >= start && $0.time < end }.reduce(0) { $0 + Int($1.frame.verticalHiRes) }
+    }
+}
+
+/// Signals, queued by the test.
+final class FakeSignals: SignalSource {
+    private let readable = FakeDescriptor()
+    private var queued: [Int32] = []
+    var descriptor: FileDescriptor { readable.descriptor }
+
+    func send(_ signal: Int32) {
+        queued.append(signal)
+        readable.signal()
+    }
+
+    func drain(_ handle: (Int32) -> Void) {
+        readable.clear()
+        let pending = queued
+        queued.removeAll()
+        pending.forEach(handle)
+    }
+
+    func close() {}
+}
+
+/// udev's announcements, queued by the test.
+final class FakeHotplug: DeviceEventSource {
+    private let readable = FakeDescriptor()
+    private var queued: [DeviceEvent] = []
+    var losesEvents = false
+    var descriptor: FileDescriptor { readable.descriptor }
+
+    func announce(_ event: DeviceEvent) {
+        queued.append(event)
+        readable.signal()
+    }
+
+    func drain(_ handle: (DeviceEvent) -> Void) -> Bool {
+        readable.clear()
+        let pending = queued
+        queued.removeAll()
+        pending.forEach(handle)
+        defer { losesEvents = false }
+        return losesEvents
+    }
+
+    func close() {}
+}
+
+/// A tablet-mode switch.
+final class FakeSwitch: TabletModeInput {
+    private let readable = FakeDescriptor()
+    private(set) var isTabletMode: Bool
+    private var pending: Bool?
+    let deviceNode: DeviceText = "/dev/input/event5"
+    let name: DeviceText = "Intel HID switches"
+    var descriptor: FileDescriptor { readable.descriptor }
+
+    init(tabletMode: Bool) { isTabletMode = tabletMode }
+
+    func flip(to tabletMode: Bool) {
+        pending = tabletMode
+        readable.signal()
+    }
+
+    func drain() throws(InputDeviceError) -> Bool {
+        readable.clear()
+        guard let pending else { return false }
+        self.pending = nil
+        defer { isTabletMode = pending }
+        return pending != isTabletMode
+    }
+
+    func close() {}
+}
+
+/// A touchscreen.
+final class FakeTouchscreen: TouchInput {
+    private let readable = FakeDescriptor()
+    let kind = TouchInputKind.touchscreen
+    let sysfsPath: DeviceText = "/sys/devices/fake/input/input9/event9"
+    let deviceNode: DeviceText = "/dev/input/event9"
+    let name: DeviceText = "Fake touchscreen"
+    private(set) var inContact = false
+    private var contactSeen = false
+    private(set) var opened = 0
+    private(set) var closed = 0
+    var descriptor: FileDescriptor { readable.descriptor }
+
+    func touch(_ on: Bool) {
+        inContact = on
+        contactSeen = contactSeen || on
+        readable.signal()
+    }
+
+    func drain() throws(InputDeviceError) { readable.clear() }
+
+    func takeContactSeen() -> Bool {
+        defer { contactSeen = false }
+        return contactSeen
+    }
+
+    func close() { closed += 1 }
+
+    var record: TouchInputRecord { TouchInputRecord(sysfsPath: sysfsPath, deviceNode: deviceNode, kind: kind) }
+}
+
+struct FakeTouchInputs: TouchInputOpener {
+    let screen: FakeTouchscreen
+
+    func enumerate() throws(CaptureError) -> [TouchInputRecord] { [screen.record] }
+
+    func open(_ record: TouchInputRecord) throws(InputDeviceError) -> TouchInput? {
+        screen.touch(screen.inContact)
+        return screen
+    }
+}
+
+/// The bus, with callers scripted by the test: what they ask is handed to
+/// the loop in `process`, what the daemon publishes is kept.
+final class FakeBus: BusEndpoint {
+    private let readable = FakeDescriptor()
+    private var queued: [ControlRequest] = []
+    /// Every snapshot published, in order.
+    private(set) var published: [DaemonSnapshot] = []
+    var descriptor: FileDescriptor { readable.descriptor }
+    var events: Int16 { Int16(POLLIN) }
+    func deadline(now: Double) -> Double? { nil }
+
+    func ask(_ request: ControlRequest) {
+        queued.append(request)
+        readable.signal()
+    }
+
+    func process(into requests: inout [ControlRequest]) throws(BusError) {
+        readable.clear()
+        requests += queued
+        queued.removeAll()
+    }
+
+    func publish(_ snapshot: DaemonSnapshot) { published.append(snapshot) }
+
+    func close() {}
+}
+
+/// A `Calibrate` or `Monitor` caller waiting for its answer.
+final class FakeReply: CalibrationReply, MonitorReply {
+    var answer: Result<Void, BusError>?
+    var stream: FileDescriptor?
+
+    func succeeded() { answer = .success(()) }
+    func refused(_ error: BusError) { answer = .failure(error) }
+
+    func attached(_ descriptor: FileDescriptor) {
+        stream = FileDescriptor(rawValue: dup(descriptor.rawValue))
+        answer = .success(())
+    }
+}
+
+/// The machine, made of fakes, on a clock that jumps to whatever comes next
+/// (the loop's deadline or the test's next scripted step) instead of sleeping.
+final class FakePlatform: DaemonPlatform {
+    var clock: Double
+    var sensors: [FakeSensor] = []
+    let hotplug = FakeHotplug()
+    var hasHotplug = true
+    var switches: [FakeSwitch] = []
+    let touchscreen = FakeTouchscreen()
+    var bus: FakeBus? = FakeBus()
+    /// Creating the uinput device fails with this, while set.
+    var uinputFailure: OutputError?
+    private(set) var captures: [FakeCapture] = []
+    private(set) var outputs: [FakeOutput] = []
+    private var steps: [(time: Double, action: () -> Void)] = []
+
+    init(start: Double) { clock = start }
+
+    /// Runs `action` when the clock reaches `time`.
+    func at(_ time: Double, _ action: @escaping () -> Void) {
+        steps.append((time, action))
+        steps.sort { $0.time < $1.time }
+    }
+
+    var output: FakeOutput? { outputs.last }
+    var capture: FakeCapture? { captures.last }
+
+    func now() -> Double { clock }
+
+    /// Why a run ends: nothing is left to wake for.
+    struct Idle: Error {}
+
+    func wait(_ poller: inout Poller, until deadline: Double?, now: Double) throws(SystemError) {
+        try poller.wait(until: clock, now: clock)
+        if poller.anyReady { return }
+        let target = min(deadline ?? .infinity, steps.first?.time ?? .infinity)
+        guard target.isFinite else { throw SystemError(code: .timedOut, operation: "nothing left to wait for") }
+        clock = max(clock, target)
+        while let step = steps.first, step.time <= clock {
+            steps.removeFirst()
+            step.action()
+        }
+        try poller.wait(until: clock, now: clock)
+    }
+
+    func chooseSensor(_ settings: DeviceSettings) throws(CaptureError) -> AccelerometerDevice {
+        guard let sensor = sensors.first else {
+            throw CaptureError(kind: .notFound, message: "no accelerometer found")
+        }
+        return sensor.device
+    }
+
+    func describeSensor(at sysfsPath: DeviceText, matrixOverride: MountMatrix?) throws(CaptureError)
+        -> AccelerometerDevice
+    {
+        guard let sensor = sensors.first(where: { $0.device.sysfsPath == sysfsPath }) else {
+            throw CaptureError(kind: .notFound, message: "\(sysfsPath) is gone")
+        }
+        return sensor.device
+    }
+
+    func sensorExists(at sysfsPath: DeviceText) -> Bool {
+        sensors.contains { $0.device.sysfsPath == sysfsPath }
+    }
+
+    func openCapture(_ device: AccelerometerDevice, _ settings: DeviceSettings, journal: SettingsJournal)
+        throws(CaptureError) -> SampleSource
+    {
+        guard let sensor = sensors.first(where: { $0.device.sysfsPath == device.sysfsPath }) else {
+            throw CaptureError(kind: .deviceGone, message: "\(device.sysfsPath) is gone")
+        }
+        if let failure = sensor.openFailure { throw failure }
+        let capture = FakeCapture(sensor: sensor, rate: settings.sampleRate, now: clock)
+        captures.append(capture)
+        return capture
+    }
+
+    func openScrollDevice(horizontal: Bool) throws(OutputError) -> FrameOutput {
+        if let uinputFailure { throw uinputFailure }
+        let output = FakeOutput()
+        outputs.append(output)
+        return output
+    }
+
+    func openHotplug() throws(CaptureError) -> DeviceEventSource {
+        guard hasHotplug else { throw CaptureError(kind: .system, message: "no netlink in this test") }
+        return hotplug
+    }
+
+    func scanTabletModeSwitches() -> [TabletModeInput] { switches }
+
+    func openTabletModeSwitch(_ node: DeviceText) -> TabletModeInput? {
+        switches.first { $0.deviceNode == node }
+    }
+
+    var touchInputs: TouchInputOpener { FakeTouchInputs(screen: touchscreen) }
+
+    func connectBus(publishing snapshot: DaemonSnapshot) throws(BusError) -> BusEndpoint {
+        guard let bus else { throw BusError(name: BusError.serviceUnknown, message: "no bus in this test") }
+        bus.publish(snapshot)
+        return bus
+    }
+}
+
+/// The daemon's real loop on a fake machine, with its files in a
+/// directory of its own.
+final class DaemonRig {
+    static let start = 1000.0
+    let platform = FakePlatform(start: DaemonRig.start)
+    let signals = FakeSignals()
+    let directory = ServiceTemporaryDirectory()
+    var configuration = Configuration()
+    private(set) var daemon: Daemon!
+
+    var configPath: String { directory.path + "/tiltscroll.conf" }
+
+    /// A person holding the device as `script` says, from the rig's start.
+    func hold(_ script: MotionScript, model: SensorModel = .kxcjk) {
+        platform.sensors = [FakeSensor(script: script, model: model, origin: DaemonRig.start)]
+    }
+
+    /// Makes the daemon and starts it; false when it would exit.
+    @discardableResult
+    func start(printsFrames: Bool = false) -> Bool {
+        var role = DaemonRole()
+        role.printsFrames = printsFrames
+        role.configSource = (configPath, false)
+        role.controlsStore = UserControlsStore(directory: directory.path + "/state")
+        role.calibrationStore = CalibrationStore(directory: directory.path + "/state")
+        role.pidFile = PidFile(path: directory.path + "/run/tiltscrolld.pid")
+        role.service = ServiceNotifier.Environment(notifySocket: nil, watchdogInterval: nil)
+        daemon = Daemon(platform: platform, role: role, configuration: configuration, signals: signals)
+        return daemon.start()
+    }
+
+    var now: Double { platform.clock }
+    var seconds: Double { platform.clock - DaemonRig.start }
+
+    /// Runs rounds until `seconds` since the start, or until the daemon stops.
+    func run(until seconds: Double) {
+        let end = DaemonRig.start + seconds
+        platform.at(end) {}
+        while platform.clock < end, !daemon.isStopping {
+            do {
+                try daemon.round()
+            } catch {
+                Issue.record("the loop stopped: \(error)")
+                return
+            }
+        }
+    }
+
+    /// Runs rounds until `condition` holds, at most `seconds` more.
+    @discardableResult
+    func run(atMost seconds: Double, until condition: () -> Bool) -> Bool {
+        let end = platform.clock + seconds
+        platform.at(end) {}
+        while !condition() {
+            guard platform.clock < end, !daemon.isStopping else { return false }
+            do {
+                try daemon.round()
+            } catch {
+                Issue.record("the loop stopped: \(error)")
+                return false
+            }
+        }
+        return true
+    }
+
+    var snapshot: DaemonSnapshot { daemon.snapshot }
+    var state: String { daemon.lifecycle.state.name }
+
+    deinit {
+        daemon?.shutDown()
+        directory.remove()
+    }
+}
+
+extension MotionScript {
+    /// Held in a hand at a reading angle, tilted by `tilt` degrees at
+    /// `tiltAt` (over half a second), held so to the end.
+    static func reading(tilt: Double = 12, at tiltAt: Double = 4, until end: Double = 600) -> MotionScript {
+        MotionScript([
+            .init(0, pitch: 35), .init(tiltAt, pitch: 35), .init(tiltAt + 0.5, pitch: 35 + tilt),
+            .init(end, pitch: 35 + tilt),
+        ])
+    }
+
+    /// Held in a hand at a reading angle, never tilted.
+    static let held = MotionScript([.init(0, pitch: 35), .init(600, pitch: 35)])
+}
