@@ -13,6 +13,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
 RELEASE_FLAGS = -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 BIN = .build/release/tiltscrolld
+CTL = .build/release/tiltscrollctl
 
 .PHONY: all build release deps test-deps bench-deps run check
 all: release
@@ -36,7 +37,7 @@ bench-deps:
 
 # The README's run command: the daemon where an accelerometer exists, the demo elsewhere.
 run: release
-	tools/run-daemon $(BIN)
+	tools/run-daemon $(BIN) $(CTL)
 
 # The README's test command (and .ci/run): every suite, one summary.
 check:
@@ -90,10 +91,12 @@ EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --
 .PHONY: install uninstall
 install:
 	@test -x '$(BIN)' || { echo "$(BIN) is missing: run 'make release' first (as yourself, not root), or pass BIN=path" >&2; exit 1; }
+	@test -x '$(CTL)' || { echo "$(CTL) is missing: run 'make release' first (as yourself, not root), or pass CTL=path" >&2; exit 1; }
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(UNITDIR)' '$(DESTDIR)$(UDEVRULESDIR)' \
-		'$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(SYSCONFDIR)' \
+		'$(DESTDIR)$(MANDIR)/man1' '$(DESTDIR)$(MANDIR)/man8' '$(DESTDIR)$(MANDIR)/man5' '$(DESTDIR)$(DOCDIR)' '$(DESTDIR)$(SYSCONFDIR)' \
 		'$(DESTDIR)$(DBUSPOLICYDIR)' '$(DESTDIR)$(POLKITACTIONDIR)' '$(DESTDIR)$(DBUSINTERFACEDIR)'
 	$(INSTALL) -m 0755 '$(BIN)' '$(DESTDIR)$(BINDIR)/tiltscrolld'
+	$(INSTALL) -m 0755 '$(CTL)' '$(DESTDIR)$(BINDIR)/tiltscrollctl'
 	sed -e 's|^ExecStart=.*|ExecStart=$(EXECSTART)|' systemd/tiltscrolld.service > '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp'
 	chmod 0644 '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp'
 	mv -f '$(DESTDIR)$(UNITDIR)/tiltscrolld.service.tmp' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service'
@@ -102,6 +105,7 @@ install:
 	$(INSTALL) -m 0644 dbus/io.github.tiltscroll.TiltScroll1.xml '$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.tiltscroll.TiltScroll1.xml'
 	$(INSTALL) -m 0644 polkit/io.github.tiltscroll.policy '$(DESTDIR)$(POLKITACTIONDIR)/io.github.tiltscroll.policy'
 	$(INSTALL) -m 0644 man/tiltscrolld.8 '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8'
+	$(INSTALL) -m 0644 man/tiltscrollctl.1 '$(DESTDIR)$(MANDIR)/man1/tiltscrollctl.1'
 	$(INSTALL) -m 0644 man/tiltscroll.conf.5 '$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5'
 	$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
 	$(INSTALL) -d '$(DESTDIR)$(GNOME_EXTENSION)/icons'
@@ -117,9 +121,10 @@ install:
 	fi
 
 uninstall:
-	rm -f '$(DESTDIR)$(BINDIR)/tiltscrolld' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service' \
+	rm -f '$(DESTDIR)$(BINDIR)/tiltscrolld' '$(DESTDIR)$(BINDIR)/tiltscrollctl' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service' \
 		'$(DESTDIR)$(UDEVRULESDIR)/60-tiltscroll.rules' '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8' \
-		'$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5' '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example' \
+		'$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5' '$(DESTDIR)$(MANDIR)/man1/tiltscrollctl.1' \
+		'$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example' \
 		'$(DESTDIR)$(DBUSPOLICYDIR)/io.github.tiltscroll.TiltScroll1.conf' \
 		'$(DESTDIR)$(DBUSINTERFACEDIR)/io.github.tiltscroll.TiltScroll1.xml' \
 		'$(DESTDIR)$(POLKITACTIONDIR)/io.github.tiltscroll.policy'
