@@ -198,8 +198,6 @@ struct IntentGuard: Equatable, Sendable {
         state = touching && pauseOnTouch ? .touched : motion
         allowsScrolling = state.allowsScrolling
     }
-    /// The last transition, for logs.
-    private(set) var lastTransition: (from: IntentState, event: Event, to: IntentState)?
 
     private(set) var stillness = StillnessMeter()
     private(set) var jostle = JostleMeter()
@@ -302,7 +300,6 @@ struct IntentGuard: Equatable, Sendable {
 
     private mutating func apply(_ event: Event) {
         guard let to = Self.next(after: motion, on: event) else { return }
-        lastTransition = (motion, event, to)
         motion = to
         undecidedSince = nil
         if to != .jostled { jostledStages = nil }

@@ -9,13 +9,15 @@ import TiltScrollCommon
 /// without a system call, so callers need no checks of their own.
 ///
 /// The protocol, as the event loop uses it:
-/// - `ready(status:)` once the device is open and the loop is about to poll,
-///   and again after a reload has finished (systemd waits for READY=1 after
-///   RELOADING=1);
-/// - `status(_:)` when the state a user would want in `systemctl status`
-///   changes (device, active or not, a configuration error) — never per sample;
+/// - `ready(status:)` once start-up is done and the loop is about to poll
+///   (with the sensor open when scrolling is wanted and possible, but also
+///   while switched off or waiting for a sensor: the daemon is serving
+///   then too), and again after a reload has finished, failed or not
+///   (systemd waits for READY=1 after RELOADING=1);
+/// - `status(_:)` when the snapshot's status line changes (device, state,
+///   intent, a configuration error) — never per sample;
 /// - `reloading()` when SIGHUP is taken, before the configuration is re-read;
-/// - `stopping()` when SIGTERM/SIGINT is taken, before the cleanup;
+/// - `stopping()` when the daemon shuts down, before the cleanup;
 /// - `pingWatchdogIfDue(now:)` on every loop iteration, with
 ///   `nextWatchdogPing` bounding the `poll()` timeout.
 struct ServiceNotifier {
