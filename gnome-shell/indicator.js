@@ -31,11 +31,18 @@ class TiltScrollIndicator extends QuickSettings.SystemIndicator {
             notifier: this._notifier,
         });
         this.quickSettingsItems.push(this._toggle);
-        this.connect('destroy', () => {
-            // The toggle lives in the Quick Settings grid, not in here.
-            this._toggle.destroy();
-            this._notifier.destroy();
-        });
+    }
+
+    /**
+     * What disable() calls. Not a 'destroy' handler: when the shell itself
+     * shuts down it tears the stage down, the toggle (which lives in the
+     * Quick Settings grid, not in here) and the message tray first, and
+     * nothing of this may be touched again then.
+     */
+    destroy() {
+        this._toggle.destroy();
+        this._notifier.destroy();
+        super.destroy();
     }
 
     /**
