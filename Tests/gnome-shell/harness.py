@@ -228,6 +228,21 @@ def privileged_session(report, processes, run, system_bus, daemon, data_dirs, in
 
     report.check("the menu shows State, Re-centre (sensitive when Active) and the sensitivity", menu_shows_state)
 
+    def every_state_named():
+        # The daemon under test shows a few of the names; the extension's own
+        # subtitleFor() answers for all of them, and for one it does not know.
+        names = [*SUBTITLES, "a-state-of-a-newer-daemon"]
+        shown = shell.eval(
+            shell.module("toggle")
+            + f"return {json.dumps(names)}.map(n => [module.subtitleFor(n, true), module.subtitleFor(n, false)]);"
+        )
+        expected = [[expected_subtitle(n, True), expected_subtitle(n, False)] for n in names]
+        wrong = {n: s for n, s, e in zip(names, shown, expected) if s != e}
+        expect(not wrong, f"subtitles (switched on, off) {wrong}, expected {dict(zip(names, expected))}")
+        return f"paused (on): {shown[names.index('paused')][0]!r}; an unknown name: {shown[-1][0]!r}"
+
+    report.check("each State name has its subtitle, paused (switched on, quiet) included", every_state_named)
+
     def slider_writes_sensitivity():
         state = shell.toggle()
         expect(state["sliderBox"] is not None, "no slider in the menu")

@@ -332,6 +332,15 @@ class Shell:
             raise Failure(f"the Screenshot API refused to write {path}")
         return GdkPixbuf.Pixbuf.new_from_file(used), used
 
+    def module(self, name):
+        """JavaScript that binds `module` to one of the extension's modules,
+        the instance the extension itself runs: 43's are the extension's
+        imports; later ones are ES modules, one per URI."""
+        lookup = f"Main.extensionManager.lookup('{UUID}')"
+        if FLAVOUR >= 45:
+            return f"const module = await import({lookup}.dir.get_child('{name}.js').get_uri());"
+        return f"const module = {lookup}.imports.{name};"
+
     def extension(self, uuid=UUID):
         return self.eval(
             f"const e = Main.extensionManager.lookup('{uuid}');"
