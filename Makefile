@@ -92,12 +92,15 @@ GNOME_EXTENSION = $(GNOMESHELLEXTENSIONDIR)/$(GNOME_EXTENSION_UUID)
 # extension-45.js) and shell-version list.
 #
 # GNOME_EXTENSION_FLAVOUR (43 or 45) says which build install installs; auto
-# (the default) asks this machine's `gnome-shell --version` (up to 44: 43,
-# from 45 on: 45) and takes 45 where there is no GNOME Shell. A package
-# passes it (Debian 13: GNOME_EXTENSION_FLAVOUR=45).
+# (the default) takes the build for the GNOME Shell package installed here
+# (up to 44: 43, from 45 on: 45) and 45 where there is none (or no dpkg:
+# Fedora 41 and later ship 47 and later). dpkg is asked rather than
+# `gnome-shell --version` because every program the Makefile runs is one that
+# `make deps` installs (tools/deps.table), and building the daemon must not
+# bring GNOME Shell. A package passes it (Debian 13: GNOME_EXTENSION_FLAVOUR=45).
 GNOME_EXTENSION_FLAVOUR ?= auto
-GNOME_EXTENSION_AUTO = $(shell major=$$(gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9][0-9]*\).*/\1/p'); \
-	if [ -n "$$major" ] && [ "$$major" -lt 45 ]; then echo 43; else echo 45; fi)
+GNOME_EXTENSION_AUTO = $(shell major=$$(dpkg-query -W -f '$${db:Status-Abbrev} $${Version}' gnome-shell 2>/dev/null | \
+	sed -n 's/^ii *\([0-9][0-9]*\)\..*/\1/p'); if [ -n "$$major" ] && [ "$$major" -lt 45 ]; then echo 43; else echo 45; fi)
 GNOME_EXTENSION_BUILD = $(if $(filter auto,$(GNOME_EXTENSION_FLAVOUR)),$(GNOME_EXTENSION_AUTO),$(GNOME_EXTENSION_FLAVOUR))
 GNOME_EXTENSION_SHELL_VERSIONS_43 = ["43"]
 GNOME_EXTENSION_SHELL_VERSIONS_45 = ["45", "46", "47", "48", "49"]
