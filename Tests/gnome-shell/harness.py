@@ -370,6 +370,50 @@ def unprivileged_session(report, processes, run, system_bus, daemon, extension_z
     return shell
 
 
+LEGACY_IMPORTS = os.path.join(ROOT, "gnome-shell", "legacy-imports.sed")
+
+# What the shared modules may say, and what 43 gets for it.
+LEGACY_TRANSLATIONS = {
+    "import Gio from 'gi://Gio';": "const Gio = imports.gi.Gio;",
+    "import * as Main from 'resource:///org/gnome/shell/ui/main.js';": "const Main = imports.ui.main;",
+    "import {Slider} from 'resource:///org/gnome/shell/ui/slider.js';": "const {Slider} = imports.ui.slider;",
+    "import * as Config from 'resource:///org/gnome/shell/misc/config.js';": "const Config = imports.misc.config;",
+    "import {a, b} from './errors.js';": "const {a, b} = imports.misc.extensionUtils.getCurrentExtension().imports.errors;",
+    "import * as S from './sensitivity.js';": "const S = imports.misc.extensionUtils.getCurrentExtension().imports.sensitivity;",
+    "export const X = 1;": "var X = 1;",
+    "export function f(a) {": "function f(a) {",
+}
+
+# Forms it has no translation for: each must stop the install.
+LEGACY_REFUSALS = [
+    "import Foo, {x} from './a.js';",
+    "import {a as b} from './errors.js';",
+    "import * as Status from 'resource:///org/gnome/shell/ui/status/volume.js';",
+    "import {\n    a,\n} from './errors.js';",
+    "export default class X {}",
+    "export class X {}",
+    "export {x};",
+    "export let x = 1;",
+]
+
+
+def legacy_imports():
+    """gnome-shell/legacy-imports.sed, which makes the 43 build's modules."""
+
+    def translate(text):
+        return subprocess.run(["sed", "-E", "-f", LEGACY_IMPORTS], input=text, capture_output=True, text=True)
+
+    for es, legacy in LEGACY_TRANSLATIONS.items():
+        result = translate(es + "\n")
+        expect(result.returncode == 0, f"{es!r} not translated: {result.stderr.strip()}")
+        got = [line for line in result.stdout.splitlines() if not line.startswith("//")]
+        expect(got == ["'use strict';", legacy], f"{es!r} became {got}, not {legacy!r}")
+    for refused in LEGACY_REFUSALS:
+        result = translate("const before = 1;\n" + refused + "\n")
+        expect(result.returncode == 1, f"{refused!r} was let through as {result.stdout!r}")
+    return f"{len(LEGACY_TRANSLATIONS)} forms translated, {len(LEGACY_REFUSALS)} others refused (exit 1)"
+
+
 def main():
     keep = "--keep" in sys.argv[1:]
     run = tempfile.mkdtemp(prefix="tiltscroll-gnome.", dir="/tmp")
@@ -379,6 +423,7 @@ def main():
     report = Report()
     shells = []
     try:
+        report.check("legacy-imports.sed makes 43's modules of the shared ones and refuses any other form", legacy_imports)
         expect(
             os.path.isfile(POLICY), f"{POLICY} is missing: the daemon's D-Bus policy (issue 12) is needed on the bus"
         )
