@@ -6,6 +6,7 @@
 #   make check      run every test: unit, umockdev integration, service, real kernel under QEMU
 #   make bench-deps install those and what Benchmarks/ needs besides
 #   make install    install into $(DESTDIR)$(PREFIX) (see the install section below)
+#   make gnome-extension-zip  the GNOME Shell extension as extensions.gnome.org takes it
 #
 # The packages are the rows of tools/deps.table (see tools/install-deps).
 
@@ -82,13 +83,41 @@ INSTALL ?= install
 # The GNOME Shell extension, system-wide: the shell looks in every
 # $XDG_DATA_DIRS/gnome-shell/extensions, /usr/local/share's included.
 GNOMESHELLEXTENSIONDIR ?= $(PREFIX)/share/gnome-shell/extensions
-GNOME_EXTENSION = $(GNOMESHELLEXTENSIONDIR)/tiltscroll@tiltscroll.github.io
-GNOME_EXTENSION_FILES = metadata.json extension.js toggle.js service.js notifier.js errors.js sensitivity.js \
+GNOME_EXTENSION_UUID = tiltscroll@tiltscroll.github.io
+GNOME_EXTENSION = $(GNOMESHELLEXTENSIONDIR)/$(GNOME_EXTENSION_UUID)
+# It comes in two builds of one source (gnome-shell/): 43, for GNOME Shell 43
+# (Debian 12), which loads extensions with imports.*, and 45, for GNOME Shell
+# 45 to 49, which load ES modules. The shared modules are ES modules; the 45
+# build installs them as they are, the 43 build as gnome-shell/legacy-imports.sed
+# turns them. Each build has its own entry point (extension-43.js,
+# extension-45.js) and shell-version list.
+#
+# GNOME_EXTENSION_FLAVOUR (43 or 45) says which build install installs; auto
+# (the default) takes the build for the GNOME Shell package installed here
+# (up to 44: 43, from 45 on: 45) and 45 where there is none (or no dpkg:
+# Fedora 41 and later ship 47 and later). dpkg is asked rather than
+# `gnome-shell --version` because every program the Makefile runs is one that
+# `make deps` installs (tools/deps.table), and building the daemon must not
+# bring GNOME Shell. A package passes it (Debian 13: GNOME_EXTENSION_FLAVOUR=45).
+GNOME_EXTENSION_FLAVOUR ?= auto
+GNOME_EXTENSION_AUTO = $(shell major=$$(dpkg-query -W -f '$${db:Status-Abbrev} $${Version}' gnome-shell 2>/dev/null | \
+	sed -n 's/^ii *\([0-9][0-9]*\)\..*/\1/p'); if [ -n "$$major" ] && [ "$$major" -lt 45 ]; then echo 43; else echo 45; fi)
+GNOME_EXTENSION_BUILD = $(if $(filter auto,$(GNOME_EXTENSION_FLAVOUR)),$(GNOME_EXTENSION_AUTO),$(GNOME_EXTENSION_FLAVOUR))
+GNOME_EXTENSION_SHELL_VERSIONS_43 = ["43"]
+GNOME_EXTENSION_SHELL_VERSIONS_45 = ["45", "46", "47", "48", "49"]
+GNOME_EXTENSION_MODULES = indicator.js toggle.js service.js notifier.js errors.js sensitivity.js shellVersion.js
+GNOME_EXTENSION_FILES = metadata.json extension.js $(GNOME_EXTENSION_MODULES) \
 	io.github.tiltscroll.TiltScroll1.xml icons/tiltscroll-symbolic.svg
+# make gnome-extension-zip: the zip to upload to extensions.gnome.org, the 45
+# build unless GNOME_EXTENSION_FLAVOUR=43 is given (a build per upload: the
+# site offers each GNOME Shell the upload whose shell-version names it).
+GNOME_EXTENSION_ZIP_FLAVOUR = $(if $(filter 43 45,$(GNOME_EXTENSION_FLAVOUR)),$(GNOME_EXTENSION_FLAVOUR),45)
+GNOME_EXTENSION_ZIP_STAGE = .build/gnome-extension-$(GNOME_EXTENSION_ZIP_FLAVOUR)
+GNOME_EXTENSION_ZIP = $(abspath $(GNOME_EXTENSION_ZIP_STAGE))/$(GNOME_EXTENSION_UUID).shell-extension.zip
 
 EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --config $(SYSCONFDIR)/tiltscroll.conf)
 
-.PHONY: install uninstall
+.PHONY: install uninstall install-gnome-extension gnome-extension-zip
 install:
 	@test -x '$(BIN)' || { echo "$(BIN) is missing: run 'make release' first (as yourself, not root), or pass BIN=path" >&2; exit 1; }
 	@test -x '$(CTL)' || { echo "$(CTL) is missing: run 'make release' first (as yourself, not root), or pass CTL=path" >&2; exit 1; }
@@ -108,8 +137,7 @@ install:
 	$(INSTALL) -m 0644 man/tiltscrollctl.1 '$(DESTDIR)$(MANDIR)/man1/tiltscrollctl.1'
 	$(INSTALL) -m 0644 man/tiltscroll.conf.5 '$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5'
 	$(INSTALL) -m 0644 conf/tiltscroll.conf '$(DESTDIR)$(DOCDIR)/tiltscroll.conf.example'
-	$(INSTALL) -d '$(DESTDIR)$(GNOME_EXTENSION)/icons'
-	for f in $(GNOME_EXTENSION_FILES); do $(INSTALL) -m 0644 "gnome-shell/$$f" '$(DESTDIR)$(GNOME_EXTENSION)/'"$$f" || exit 1; done
+	$(MAKE) --no-print-directory install-gnome-extension GNOME_EXTENSION_FLAVOUR=$(GNOME_EXTENSION_BUILD)
 	@if [ -e '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf' ]; then \
 		echo "keeping the existing $(SYSCONFDIR)/tiltscroll.conf (the new example is $(DOCDIR)/tiltscroll.conf.example)"; \
 	else \
@@ -136,3 +164,32 @@ uninstall:
 	elif [ -e '$(DESTDIR)$(SYSCONFDIR)/tiltscroll.conf' ]; then \
 		echo "keeping $(SYSCONFDIR)/tiltscroll.conf: it was changed"; \
 	fi
+
+# The extension's build GNOME_EXTENSION_FLAVOUR names, into $(DESTDIR)$(GNOME_EXTENSION).
+install-gnome-extension:
+	@case '$(GNOME_EXTENSION_FLAVOUR)' in 43|45) ;; \
+		*) echo "GNOME_EXTENSION_FLAVOUR must be 43 or 45 (or auto for install), not '$(GNOME_EXTENSION_FLAVOUR)'" >&2; exit 1 ;; esac
+	$(INSTALL) -d '$(DESTDIR)$(GNOME_EXTENSION)/icons'
+	sed -e 's|@SHELL_VERSIONS@|$(GNOME_EXTENSION_SHELL_VERSIONS_$(GNOME_EXTENSION_FLAVOUR))|' gnome-shell/metadata.json.in > '$(DESTDIR)$(GNOME_EXTENSION)/metadata.json'
+	$(INSTALL) -m 0644 gnome-shell/extension-$(GNOME_EXTENSION_FLAVOUR).js '$(DESTDIR)$(GNOME_EXTENSION)/extension.js'
+	for f in $(GNOME_EXTENSION_MODULES); do \
+		if [ '$(GNOME_EXTENSION_FLAVOUR)' = 43 ]; then \
+			sed -E -f gnome-shell/legacy-imports.sed "gnome-shell/$$f" > '$(DESTDIR)$(GNOME_EXTENSION)/'"$$f" || \
+				{ rm -f '$(DESTDIR)$(GNOME_EXTENSION)/'"$$f"; echo "gnome-shell/$$f: not translated for GNOME Shell 43" >&2; exit 1; }; \
+		else \
+			$(INSTALL) -m 0644 "gnome-shell/$$f" '$(DESTDIR)$(GNOME_EXTENSION)/'"$$f" || exit 1; \
+		fi; \
+	done
+	chmod 0644 '$(DESTDIR)$(GNOME_EXTENSION)/'*.js '$(DESTDIR)$(GNOME_EXTENSION)/metadata.json'
+	$(INSTALL) -m 0644 gnome-shell/io.github.tiltscroll.TiltScroll1.xml '$(DESTDIR)$(GNOME_EXTENSION)/io.github.tiltscroll.TiltScroll1.xml'
+	$(INSTALL) -m 0644 gnome-shell/icons/tiltscroll-symbolic.svg '$(DESTDIR)$(GNOME_EXTENSION)/icons/tiltscroll-symbolic.svg'
+
+# The zip for extensions.gnome.org: the build's files at its top, as the site
+# and `gnome-extensions install` expect.
+gnome-extension-zip:
+	rm -rf '$(GNOME_EXTENSION_ZIP_STAGE)'
+	$(MAKE) --no-print-directory install-gnome-extension DESTDIR= \
+		GNOME_EXTENSION='$(abspath $(GNOME_EXTENSION_ZIP_STAGE))/$(GNOME_EXTENSION_UUID)' \
+		GNOME_EXTENSION_FLAVOUR=$(GNOME_EXTENSION_ZIP_FLAVOUR)
+	cd '$(GNOME_EXTENSION_ZIP_STAGE)/$(GNOME_EXTENSION_UUID)' && zip -q -X -r '$(GNOME_EXTENSION_ZIP)' $(GNOME_EXTENSION_FILES)
+	@echo '$(GNOME_EXTENSION_ZIP): for GNOME Shell $(GNOME_EXTENSION_SHELL_VERSIONS_$(GNOME_EXTENSION_ZIP_FLAVOUR))'

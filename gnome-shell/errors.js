@@ -1,13 +1,10 @@
-/* exported describeFailure */
-'use strict';
-
 // What to tell a person when tiltscrolld refuses or does not answer: a title
 // that says what did not happen and whether it was a refusal, and the
 // daemon's own message (not authorized by polkit, polkit not running, a value
 // out of range, not active) without the D-Bus error name GDBus puts in front
 // of it. A banner shows the title whole and the start of the body.
 
-const {Gio} = imports.gi;
+import Gio from 'gi://Gio';
 
 // PolkitUnavailable: the daemon refuses what it cannot authorize.
 const REFUSALS = new Set([
@@ -31,7 +28,7 @@ const REASONS = new Map([
  * @param {GLib.Error} error - why it failed
  * @returns {{title: string, body: string}} the notification's text
  */
-function describeFailure(action, error) {
+export function describeFailure(action, error) {
     const name = Gio.DBusError.is_remote_error(error)
         ? Gio.DBusError.get_remote_error(error)
         : null;

@@ -1,13 +1,10 @@
-/* exported MINIMUM, MAXIMUM, factorForPosition, positionForFactor, formatFactor */
-'use strict';
-
 // The slider's scale for the daemon's Sensitivity property, a factor on the
 // configured speed from 0.25 to 4 (tiltscrolld(8)). The scale is logarithmic
 // so that halving and doubling are the same distance from the default 1,
 // which sits in the middle.
 
-var MINIMUM = 0.25;
-var MAXIMUM = 4;
+export const MINIMUM = 0.25;
+export const MAXIMUM = 4;
 
 // Within this ratio of 1 the slider snaps to the default, so it can be found
 // again by hand.
@@ -17,7 +14,7 @@ const SNAP_TO_DEFAULT = 1.04;
  * @param {number} position - the slider's value, 0 to 1
  * @returns {number} the factor, rounded to hundredths and within range
  */
-function factorForPosition(position) {
+export function factorForPosition(position) {
     const clamped = Math.min(Math.max(position, 0), 1);
     const factor = MINIMUM * Math.pow(MAXIMUM / MINIMUM, clamped);
     if (factor < SNAP_TO_DEFAULT && factor > 1 / SNAP_TO_DEFAULT)
@@ -29,7 +26,7 @@ function factorForPosition(position) {
  * @param {number} factor - a Sensitivity value
  * @returns {number} the slider's value for it, 0 to 1
  */
-function positionForFactor(factor) {
+export function positionForFactor(factor) {
     if (!Number.isFinite(factor) || factor <= 0)
         return 0.5;
     const position = Math.log(factor / MINIMUM) / Math.log(MAXIMUM / MINIMUM);
@@ -40,6 +37,6 @@ function positionForFactor(factor) {
  * @param {number} factor - a Sensitivity value
  * @returns {string} the factor as the menu shows it, e.g. "1.5×"
  */
-function formatFactor(factor) {
+export function formatFactor(factor) {
     return `${factor.toFixed(factor < 1 ? 2 : 1)}×`;
 }

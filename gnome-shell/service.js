@@ -1,6 +1,3 @@
-/* exported TiltScrollService */
-'use strict';
-
 // tiltscrolld on the system bus, as the toggle sees it: the cached properties
 // of io.github.tiltscroll.TiltScroll1, whether the daemon is on the bus at
 // all, and the three things a person may ask of it. Everything is
@@ -9,7 +6,8 @@
 // the shell, and writes go out as org.freedesktop.DBus.Properties.Set calls
 // whose answer (or refusal) comes back through a callback.
 
-const {Gio, GLib} = imports.gi;
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
 
 const BUS_NAME = 'io.github.tiltscroll.TiltScroll1';
 const OBJECT_PATH = '/io/github/tiltscroll/TiltScroll1';
@@ -24,7 +22,7 @@ function isCancellation(error) {
         error.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED);
 }
 
-var TiltScrollService = class {
+export const TiltScrollService = class {
     /**
      * @param {Gio.File} interfaceFile - the introspection XML of the API
      * @param {Function} onChanged - called with no arguments whenever a

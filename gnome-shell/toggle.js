@@ -1,34 +1,38 @@
-/* exported TiltScrollToggle, TITLE */
-'use strict';
-
-// The "Tilt Scroll" toggle of Quick Settings and its menu. GNOME Shell 43's
-// QuickToggle has a label and no subtitle (subtitles came in 44), so the
-// state is the subtitle of the menu's header, the way 43's own toggles
-// describe themselves, and the daemon's reason is a line beneath it.
+// The "Tilt Scroll" toggle of Quick Settings and its menu. The state is the
+// subtitle of the menu's header, the way GNOME Shell 43's own toggles describe
+// themselves, and from 44 on (toggles got a subtitle then) also the toggle's;
+// the daemon's reason is a line beneath the header.
 //
 // The toggle shows what the daemon says and nothing else: a tap asks for the
 // opposite of the current Enabled, and the toggle changes when the daemon's
 // PropertiesChanged arrives; a refusal leaves it as it was and says why in a
 // notification.
 
-const {Clutter, GObject, St} = imports.gi;
+import Clutter from 'gi://Clutter';
+import GObject from 'gi://GObject';
+import St from 'gi://St';
 
-const ExtensionUtils = imports.misc.extensionUtils;
-const PopupMenu = imports.ui.popupMenu;
-const QuickSettings = imports.ui.quickSettings;
-const {Slider} = imports.ui.slider;
+import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
+import * as QuickSettings from 'resource:///org/gnome/shell/ui/quickSettings.js';
+import {Slider} from 'resource:///org/gnome/shell/ui/slider.js';
 
-const Me = ExtensionUtils.getCurrentExtension();
-const {describeFailure} = Me.imports.errors;
-const Sensitivity = Me.imports.sensitivity;
-const {TiltScrollService} = Me.imports.service;
+import {describeFailure} from './errors.js';
+import * as Sensitivity from './sensitivity.js';
+import {TiltScrollService} from './service.js';
+import {SHELL_MAJOR} from './shellVersion.js';
 
-var TITLE = 'Tilt Scroll';
+// 44 renamed the toggle's label to title (the old name now warns) and gave
+// it a subtitle.
+const HAS_SUBTITLE = SHELL_MAJOR >= 44;
+
+export const TITLE = 'Tilt Scroll';
 
 // The subtitle for each state the API names. Clients treat an unknown name
 // like "active". "following" is a hand holding still, most of the time a
 // person reads: it stays "Active" (the menu gives the reason), so that the
-// subtitle does not flicker each time the hand moves.
+// subtitle does not flicker each time the hand moves. "paused" is switched
+// on but quiet because nobody can be reading (the screen locked, the session
+// idle, the lid closed...): the switch stays on and the reason line says why.
 const STATE_SUBTITLES = new Map([
     ['off', 'Off'],
     ['waiting-for-sensor', 'No sensor'],
@@ -36,6 +40,7 @@ const STATE_SUBTITLES = new Map([
     ['resting', 'Resting'],
     ['touched', 'Touched'],
     ['following', 'Active'],
+    ['paused', 'Paused'],
 ]);
 
 /**
@@ -43,7 +48,7 @@ const STATE_SUBTITLES = new Map([
  * @param {boolean} enabled - the Enabled property
  * @returns {string} the header's subtitle
  */
-function subtitleFor(name, enabled) {
+export function subtitleFor(name, enabled) {
     // Switched on but not wanted now by [Activation] (a laptop in laptop
     // mode, say): the reason line says why.
     if (name === 'off' && enabled)
@@ -51,7 +56,7 @@ function subtitleFor(name, enabled) {
     return STATE_SUBTITLES.get(name) ?? STATE_SUBTITLES.get('active');
 }
 
-var TiltScrollToggle = GObject.registerClass(
+export const TiltScrollToggle = GObject.registerClass(
 class TiltScrollToggle extends QuickSettings.QuickMenuToggle {
     /**
      * @param {object} params
@@ -60,7 +65,7 @@ class TiltScrollToggle extends QuickSettings.QuickMenuToggle {
      * @param {object} params.notifier - shows refusals to the person
      */
     _init({gicon, interfaceFile, notifier}) {
-        super._init({label: TITLE, gicon, visible: false});
+        super._init({[HAS_SUBTITLE ? 'title' : 'label']: TITLE, gicon, visible: false});
         this._gicon = gicon;
         this._notifier = notifier;
         this._draggingSlider = false;
@@ -159,7 +164,10 @@ class TiltScrollToggle extends QuickSettings.QuickMenuToggle {
         this.checked = enabled;
 
         const [name, reason] = service.get('State') ?? ['', ''];
-        this.menu.setHeader(this._gicon, TITLE, subtitleFor(name, enabled));
+        const subtitle = subtitleFor(name, enabled);
+        this.menu.setHeader(this._gicon, TITLE, subtitle);
+        if (HAS_SUBTITLE)
+            this.subtitle = subtitle;
         this._reasonItem.label.text = reason;
         this._reasonItem.visible = reason !== '';
 
@@ -176,8 +184,8 @@ class TiltScrollToggle extends QuickSettings.QuickMenuToggle {
 
     _onDestroy() {
         this._service.destroy();
-        // 43's QuickSettingsItem leaves its menu behind in the Quick
-        // Settings overlay; it goes with the toggle.
+        // A QuickSettingsItem (43 to 49) leaves its menu behind in the
+        // Quick Settings overlay; it goes with the toggle.
         this.menu.destroy();
     }
 });

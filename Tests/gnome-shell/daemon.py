@@ -66,9 +66,10 @@ class Daemon:
         self.process = None
         return status
 
-    def client(self, *arguments, user=None):
-        """tiltscrolld used as a bus client, as a person types it in a terminal."""
-        argv = [DAEMON, *arguments]
+    def command(self, verb, user=None):
+        """The command line's `tiltscrollctl VERB` (enable, disable, toggle), as
+        a person types it in a terminal: the client built beside the daemon."""
+        argv = [os.path.join(os.path.dirname(DAEMON), "tiltscrollctl"), verb]
         if user is not None:
             argv = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", "--"] + argv
         return subprocess.run(argv, env=self.env, capture_output=True, text=True, timeout=30)

@@ -1,10 +1,13 @@
 #!/usr/bin/python3
-"""The Tilt Scroll extension in a real, headless GNOME Shell 43, driving the
-real tiltscrolld over a private system bus. Run it through ./run, which
-builds the daemon and checks that the programs exist; README.md in this
-directory says what each check proves and how the pieces are set up.
+"""The Tilt Scroll extension in a real, headless GNOME Shell, driving the
+real tiltscrolld over a private system bus: GNOME Shell 43 on Debian 12
+(./run) and 48 in a Debian 13 root (./run-48), each with the extension's
+build for it. ./run and ./run-48 check that the programs exist first;
+README.md in this directory says what each check proves and how the pieces
+are set up.
 """
 
+import json
 import math
 import os
 import shutil
@@ -20,13 +23,14 @@ from buses import SYSTEM_POLICY, Bus, Processes, resident_mib
 from common import ROOT, POLICY, UUID, HELPER_UUID, Failure, say, wait_for
 from daemon import DAEMON, Daemon
 from pixels import save_readme_picture, shows_menu, shows_toggle
-from shell import Shell
+from shell import FLAVOUR, SHELL_MAJOR, Shell
 
 UNPRIVILEGED_USER = 65534  # nobody: no polkitd on the private bus refuses it
 
-# GNOME Shell 43's ExtensionState and ExtensionType (misc/extensionUtils.js).
+# GNOME Shell's ExtensionState and ExtensionType (misc/extensionUtils.js;
+# 45 renamed ENABLED and DISABLED to ACTIVE and INACTIVE, same values).
 ENABLED, DISABLED = 1, 2
-SYSTEM = 1
+SYSTEM, PER_USER = 1, 2
 
 # The menu's subtitle for each State name (gnome-shell/toggle.js).
 SUBTITLES = {
@@ -36,6 +40,7 @@ SUBTITLES = {
     "resting": "Resting",
     "touched": "Touched",
     "following": "Active",
+    "paused": "Paused",
 }
 
 
@@ -119,9 +124,12 @@ def menu_agrees(shell, daemon):
         and state["reason"] == reason
         and state["calibrateSensitive"] == before["Active"]
         and abs(state["sliderValue"] - position_for_sensitivity(before["Sensitivity"])) < 1e-6
+        # 44 and later: the toggle says the state too.
+        and state["toggleSubtitle"] == (state["subtitle"] if FLAVOUR >= 45 else None)
     )
     if not agrees:
-        shown = {k: state[k] for k in ("checked", "subtitle", "reason", "calibrateSensitive", "sliderValue")}
+        keys = ("checked", "subtitle", "toggleSubtitle", "reason", "calibrateSensitive", "sliderValue")
+        shown = {k: state[k] for k in keys}
         raise Failure(f"the toggle shows {shown}, the daemon says {before}")
     return state
 
@@ -129,7 +137,7 @@ def menu_agrees(shell, daemon):
 def privileged_session(report, processes, run, system_bus, daemon, data_dirs, install_dir):
     shell = Shell(processes, os.path.join(run, "shell-root"), system_bus, data_dirs)
     started = shell.start()
-    say(f"GNOME Shell (as root) started in {started:.2f} s")
+    say(f"GNOME Shell {SHELL_MAJOR} (as root) started in {started:.2f} s")
 
     def loads():
         info = shell.extension()
@@ -138,7 +146,10 @@ def privileged_session(report, processes, run, system_bus, daemon, data_dirs, in
         expect(info["type"] == SYSTEM, f"type {info['type']}: not a system-wide extension")
         expect(info["path"] == os.path.join(install_dir, UUID), f"loaded from {info['path']}")
         expect(shell.extension(HELPER_UUID)["state"] == ENABLED, "the unsafe-mode helper is not enabled")
-        return f"enabled from {info['path']}"
+        with open(os.path.join(install_dir, UUID, "metadata.json")) as f:
+            versions = json.load(f)["shell-version"]
+        expect(str(SHELL_MAJOR) in versions, f"make install chose the build for {versions}")
+        return f"enabled from {info['path']}, the build for GNOME Shell {', '.join(versions)}"
 
     if not report.check("the extension loads system-wide, enabled, without error", loads):
         return shell
@@ -183,19 +194,19 @@ def privileged_session(report, processes, run, system_bus, daemon, data_dirs, in
     report.check("tapping the toggle flips Enabled (a real pointer click)", tap_flips_enabled)
 
     def command_line_reflected():
-        result = daemon.client("--disable")
-        expect(result.returncode == 0, f"tiltscrolld --disable: exit {result.returncode}: {result.stderr.strip()}")
+        result = daemon.command("disable")
+        expect(result.returncode == 0, f"{' '.join(result.args)}: exit {result.returncode}: {result.stderr.strip()}")
         _, seconds = wait_for(
             "the toggle to show the daemon disabled", lambda: (s := shell.toggle())["checked"] is False and s
         )
         wait_for("the menu to agree with the disabled daemon", lambda: menu_agrees(shell, daemon))
         name = daemon.get("State")[0]
-        result = daemon.client("--enable")
-        expect(result.returncode == 0, f"tiltscrolld --enable: exit {result.returncode}: {result.stderr.strip()}")
+        result = daemon.command("enable")
+        expect(result.returncode == 0, f"{' '.join(result.args)}: exit {result.returncode}: {result.stderr.strip()}")
         _, back = wait_for("the toggle to show the daemon enabled", lambda: shell.toggle()["checked"] is True)
         return f"off in {seconds:.2f} s (State {name!r}), on again in {back:.2f} s"
 
-    report.check("tiltscrolld --disable and --enable from a shell are reflected", command_line_reflected)
+    report.check("tiltscrollctl disable and enable from a terminal are reflected", command_line_reflected)
 
     def menu_shows_state():
         state = shell.toggle()
@@ -216,6 +227,21 @@ def privileged_session(report, processes, run, system_bus, daemon, data_dirs, in
         )
 
     report.check("the menu shows State, Re-centre (sensitive when Active) and the sensitivity", menu_shows_state)
+
+    def every_state_named():
+        # The daemon under test shows a few of the names; the extension's own
+        # subtitleFor() answers for all of them, and for one it does not know.
+        names = [*SUBTITLES, "a-state-of-a-newer-daemon"]
+        shown = shell.eval(
+            shell.module("toggle")
+            + f"return {json.dumps(names)}.map(n => [module.subtitleFor(n, true), module.subtitleFor(n, false)]);"
+        )
+        expected = [[expected_subtitle(n, True), expected_subtitle(n, False)] for n in names]
+        wrong = {n: s for n, s, e in zip(names, shown, expected) if s != e}
+        expect(not wrong, f"subtitles (switched on, off) {wrong}, expected {dict(zip(names, expected))}")
+        return f"paused (on): {shown[names.index('paused')][0]!r}; an unknown name: {shown[-1][0]!r}"
+
+    report.check("each State name has its subtitle, paused (switched on, quiet) included", every_state_named)
 
     def slider_writes_sensitivity():
         state = shell.toggle()
@@ -282,17 +308,36 @@ def privileged_session(report, processes, run, system_bus, daemon, data_dirs, in
     return shell
 
 
-def unprivileged_session(report, processes, run, system_bus, daemon, data_dirs):
-    shell = Shell(processes, os.path.join(run, "shell-user"), system_bus, data_dirs, user=UNPRIVILEGED_USER)
+def unprivileged_session(report, processes, run, system_bus, daemon, extension_zip):
+    # The system's data directories only: this user's extension is the zip's.
+    shell = Shell(
+        processes,
+        os.path.join(run, "shell-user"),
+        system_bus,
+        "/usr/share",
+        user=UNPRIVILEGED_USER,
+        extension_zip=extension_zip,
+    )
     started = shell.start()
-    say(f"GNOME Shell (as uid {UNPRIVILEGED_USER}) started in {started:.2f} s")
+    say(f"GNOME Shell {SHELL_MAJOR} (as uid {UNPRIVILEGED_USER}) started in {started:.2f} s")
+
+    def zip_loads():
+        info = shell.extension()
+        expect(info is not None, f"{UUID} is not known to the shell")
+        expect(info["state"] == ENABLED, f"state {info['state']}, error {info['error']!r}")
+        expect(info["type"] == PER_USER, f"type {info['type']}: not the user's own extension")
+        path = os.path.join(shell.data_home, "gnome-shell", "extensions", UUID)
+        expect(info["path"] == path, f"loaded from {info['path']}, not {path}")
+        return f"enabled from {info['path']}"
+
+    report.check("the zip for extensions.gnome.org, unpacked as the user's own extension, loads", zip_loads)
 
     def refusal_explained():
         state, _ = wait_for("the toggle", lambda: (s := shell.toggle())["found"] and s["visible"] and s)
         before = enabled(daemon)
         expect(state["checked"] == before, "the toggle does not mirror Enabled")
-        refused = daemon.client("--toggle", user=UNPRIVILEGED_USER)
-        expect(refused.returncode != 0, "tiltscrolld --toggle as an unprivileged user was not refused")
+        refused = daemon.command("toggle", user=UNPRIVILEGED_USER)
+        expect(refused.returncode != 0, f"{' '.join(refused.args)} as an unprivileged user was not refused")
         shell.open_quick_settings()
         state, _ = wait_for("Quick Settings open with the toggle laid out", shell.settled)
         shell.click(state["labelBox"])
@@ -301,7 +346,8 @@ def unprivileged_session(report, processes, run, system_bus, daemon, data_dirs):
             lambda: shell.eval(
                 "const s = Main.messageTray.getSources().find(s => s.title === 'Tilt Scroll');"
                 "const n = s?.notifications[0];"
-                "return n ? {title: n.title, body: n.bannerBodyText} : null;"
+                # 46 and later: body; up to 45: bannerBodyText.
+                "return n ? {title: n.title, body: n.body ?? n.bannerBodyText} : null;"
             ),
         )
         expect(enabled(daemon) == before, "Enabled changed although the caller was refused")
@@ -324,15 +370,60 @@ def unprivileged_session(report, processes, run, system_bus, daemon, data_dirs):
     return shell
 
 
+LEGACY_IMPORTS = os.path.join(ROOT, "gnome-shell", "legacy-imports.sed")
+
+# What the shared modules may say, and what 43 gets for it.
+LEGACY_TRANSLATIONS = {
+    "import Gio from 'gi://Gio';": "const Gio = imports.gi.Gio;",
+    "import * as Main from 'resource:///org/gnome/shell/ui/main.js';": "const Main = imports.ui.main;",
+    "import {Slider} from 'resource:///org/gnome/shell/ui/slider.js';": "const {Slider} = imports.ui.slider;",
+    "import * as Config from 'resource:///org/gnome/shell/misc/config.js';": "const Config = imports.misc.config;",
+    "import {a, b} from './errors.js';": "const {a, b} = imports.misc.extensionUtils.getCurrentExtension().imports.errors;",
+    "import * as S from './sensitivity.js';": "const S = imports.misc.extensionUtils.getCurrentExtension().imports.sensitivity;",
+    "export const X = 1;": "var X = 1;",
+    "export function f(a) {": "function f(a) {",
+}
+
+# Forms it has no translation for: each must stop the install.
+LEGACY_REFUSALS = [
+    "import Foo, {x} from './a.js';",
+    "import {a as b} from './errors.js';",
+    "import * as Status from 'resource:///org/gnome/shell/ui/status/volume.js';",
+    "import {\n    a,\n} from './errors.js';",
+    "export default class X {}",
+    "export class X {}",
+    "export {x};",
+    "export let x = 1;",
+]
+
+
+def legacy_imports():
+    """gnome-shell/legacy-imports.sed, which makes the 43 build's modules."""
+
+    def translate(text):
+        return subprocess.run(["sed", "-E", "-f", LEGACY_IMPORTS], input=text, capture_output=True, text=True)
+
+    for es, legacy in LEGACY_TRANSLATIONS.items():
+        result = translate(es + "\n")
+        expect(result.returncode == 0, f"{es!r} not translated: {result.stderr.strip()}")
+        got = [line for line in result.stdout.splitlines() if not line.startswith("//")]
+        expect(got == ["'use strict';", legacy], f"{es!r} became {got}, not {legacy!r}")
+    for refused in LEGACY_REFUSALS:
+        result = translate("const before = 1;\n" + refused + "\n")
+        expect(result.returncode == 1, f"{refused!r} was let through as {result.stdout!r}")
+    return f"{len(LEGACY_TRANSLATIONS)} forms translated, {len(LEGACY_REFUSALS)} others refused (exit 1)"
+
+
 def main():
     keep = "--keep" in sys.argv[1:]
     run = tempfile.mkdtemp(prefix="tiltscroll-gnome.", dir="/tmp")
     os.chmod(run, 0o755)
-    say(f"run directory: {run}; daemon: {DAEMON}")
+    say(f"run directory: {run}; daemon: {DAEMON}; GNOME Shell {SHELL_MAJOR}, the extension's {FLAVOUR} build")
     processes = Processes()
     report = Report()
     shells = []
     try:
+        report.check("legacy-imports.sed makes 43's modules of the shared ones and refuses any other form", legacy_imports)
         expect(
             os.path.isfile(POLICY), f"{POLICY} is missing: the daemon's D-Bus policy (issue 12) is needed on the bus"
         )
@@ -359,6 +450,23 @@ def main():
             os.path.isfile(os.path.join(install_dir, UUID, "metadata.json")),
             f"make install put no extension in {install_dir}",
         )
+        # The zip for extensions.gnome.org of the same build, for the second shell.
+        zip_stage = os.path.join(run, "zip")
+        subprocess.run(
+            [
+                "make",
+                "--no-print-directory",
+                "-s",
+                "-C",
+                ROOT,
+                "gnome-extension-zip",
+                f"GNOME_EXTENSION_FLAVOUR={FLAVOUR}",
+                f"GNOME_EXTENSION_ZIP_STAGE={zip_stage}",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        extension_zip = os.path.join(zip_stage, f"{UUID}.shell-extension.zip")
 
         system_bus = Bus(
             processes, "system", SYSTEM_POLICY, os.path.join(run, "system_bus_socket"), os.path.join(run, "system.conf")
@@ -369,7 +477,7 @@ def main():
         # One shell at a time: each is a few hundred MiB and most of the CPU.
         for session in (
             lambda: privileged_session(report, processes, run, system_bus, daemon, data_dirs, install_dir),
-            lambda: unprivileged_session(report, processes, run, system_bus, daemon, data_dirs),
+            lambda: unprivileged_session(report, processes, run, system_bus, daemon, extension_zip),
         ):
             shell = session()
             shells.append(shell)

@@ -50,7 +50,7 @@ def shows(pixbuf, what, box, text_box, background):
 
 
 def shows_toggle(pixbuf, state):
-    return shows(pixbuf, "the toggle", state["box"], state["labelBox"], state["background"])
+    return shows(pixbuf, "the toggle", state["backgroundBox"], state["labelBox"], state["background"])
 
 
 def shows_menu(pixbuf, state):

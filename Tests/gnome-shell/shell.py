@@ -4,6 +4,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import zipfile
 
 import gi
 
@@ -16,23 +18,69 @@ from common import HELPER_UUID, HERE, UUID, Failure, wait_for  # noqa: E402
 MONITOR = "1280x800"
 
 
-# What GNOME Shell 43 logs at every start on these private buses, with or
-# without extensions: its calendar server is a session service this bus has
-# no .service file for. Matched exactly, and only with a stack entirely in
-# GJS's own code.
+def shell_major():
+    """The major version of the gnome-shell on PATH (43 on Debian 12, 48 on Debian 13)."""
+    said = subprocess.run(["gnome-shell", "--version"], capture_output=True, text=True, check=True).stdout
+    match = re.match(r"GNOME Shell (\d+)", said)
+    if not match:
+        raise Failure(f"gnome-shell --version said {said!r}")
+    return int(match.group(1))
+
+
+SHELL_MAJOR = shell_major()
+# The extension's build for this shell, as the Makefile's GNOME_EXTENSION_FLAVOUR=auto picks it.
+FLAVOUR = 43 if SHELL_MAJOR < 45 else 45
+
+# What the shells log at every start on these private buses, with or without
+# extensions: their calendar server is a session service this bus has no
+# .service file for (43 through GJS, 48 through the shell's console), and 43
+# misses gnome-control-center. Matched exactly, and only when no frame of the
+# stack is outside the shell's and GJS's own code.
 KNOWN_SHELL_ERRORS = {
     "JS ERROR: Gio.DBusError: GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: "
     "The name org.gnome.Shell.CalendarServer was not provided by any .service files",
+    "Gio.DBusError: GDBus.Error:org.freedesktop.DBus.Error.ServiceUnknown: "
+    "The name org.gnome.Shell.CalendarServer was not provided by any .service files",
+    "Missing required core component Settings, expect trouble…",
 }
-GJS_OWN_CODE = "resource:///org/gnome/gjs/"
-STACK_FRAME = re.compile(r"^\S*@\S+:\d+:\d+$")
+OWN_CODE = "resource:///org/gnome/"
+# A warning or error of GJS or of the shell's JavaScript (console.warn and
+# console.error land in the "GNOME Shell" domain from 45 on).
+PROBLEM = re.compile(r"^\(gnome-shell:\d+\): (?:Gjs|GNOME Shell)-(?:WARNING|CRITICAL) \*\*: [0-9:.]+: (.*)$")
+# A frame of a JavaScript stack, as GJS prints it after an error (the
+# function may be empty, the line may be indented under "Stack trace:").
+STACK_FRAME = re.compile(r"^\s*\S*?@(\S+):\d+:\d+$")
 
-# Run inside the shell by org.gnome.Shell.Eval before each question: finds
-# things by what a person sees (the toggle by its label) in the actor tree.
-PRELUDE = """
+
+# The modules a question needs, as each shell's org.gnome.Shell.Eval can
+# reach them: 43 evaluates a script, where imports.* are the shell's modules;
+# 45 and later evaluate in an ES module and await the result, so the shell's
+# own modules come from import(), which hands out the instances it runs.
+IMPORTS = {
+    43: """
 const Main = imports.ui.main;
 const {Clutter, GLib, St} = imports.gi;
 const QuickSettings = imports.ui.quickSettings;
+const {PopupAnimation} = imports.ui.boxpointer;
+""",
+    45: """
+const Main = await import('resource:///org/gnome/shell/ui/main.js');
+const QuickSettings = await import('resource:///org/gnome/shell/ui/quickSettings.js');
+const {PopupAnimation} = await import('resource:///org/gnome/shell/ui/boxpointer.js');
+const {default: Clutter} = await import('gi://Clutter');
+const {default: GLib} = await import('gi://GLib');
+const {default: St} = await import('gi://St');
+""",
+}
+
+# A toggle's name: 43's label, 44's title (reading label there warns).
+TITLE_OF = {43: "actor.label", 45: "actor.title"}
+
+# Run inside the shell before each question: finds things by what a person
+# sees (the toggle by its name, its label by its text) in the actor tree.
+PRELUDE = (
+    IMPORTS[FLAVOUR]
+    + """
 const qs = Main.panel.statusArea.quickSettings;
 const descendants = function* (actor) {
     for (const child of actor) {
@@ -40,9 +88,12 @@ const descendants = function* (actor) {
         yield* descendants(child);
     }
 };
+const titleOf = actor => """
+    + TITLE_OF[FLAVOUR]
+    + """;
 const findToggle = (top = qs.menu.box) => {
     for (const actor of descendants(top)) {
-        if (actor instanceof QuickSettings.QuickToggle && actor.label === 'Tilt Scroll')
+        if (actor instanceof QuickSettings.QuickMenuToggle && titleOf(actor) === 'Tilt Scroll')
             return actor;
     }
     return null;
@@ -52,7 +103,7 @@ const boxOf = actor => {
     const [w, h] = actor.get_transformed_size();
     return {x, y, w, h};
 };
-const colorOf = color => [color.red, color.green, color.blue, color.alpha];
+const colorOf = color => color ? [color.red, color.green, color.blue, color.alpha] : null;
 const pointer = () => {
     if (!globalThis._tiltscrollTestPointer) {
         const seat = Clutter.get_default_backend().get_default_seat();
@@ -62,8 +113,13 @@ const pointer = () => {
     return globalThis._tiltscrollTestPointer;
 };
 """
+)
 
-TOGGLE_STATE = """
+# The toggle's subtitle (44 and later): the state, as the menu's header says it.
+TOGGLE_SUBTITLE = {43: "null", 45: "t.subtitle"}
+
+TOGGLE_STATE = (
+    """
 const t = findToggle();
 if (!t)
     return {found: false};
@@ -71,21 +127,31 @@ const slider = t.menu.box.get_children().flatMap(c => [...descendants(c)])
     .find(a => a.accessible_name === 'Sensitivity' && 'value' in a) ?? null;
 const items = t.menu._getMenuItems();
 const calibrate = items.find(i => i.label?.text === 'Re-centre') ?? null;
+// The toggle's name as drawn, and what paints the background behind it (43:
+// the toggle; 44 and later: the part of it left of the menu arrow).
+const label = [...descendants(t)].find(a => a instanceof St.Label && a.text === 'Tilt Scroll');
+let painted = label;
+while (painted !== t && painted.get_theme_node().get_background_color().alpha === 0)
+    painted = painted.get_parent();
 return {
     found: true,
     visible: t.visible,
     mapped: t.mapped,
     checked: t.checked,
-    label: t.label,
+    label: titleOf(t),
+    toggleSubtitle: """
+    + TOGGLE_SUBTITLE[FLAVOUR]
+    + """,
     box: boxOf(t),
-    labelBox: boxOf(t._label),
+    labelBox: boxOf(label),
     arrowBox: boxOf(t._menuButton),
-    background: colorOf(t.get_theme_node().get_background_color()),
+    background: colorOf(painted.get_theme_node().get_background_color()),
+    backgroundBox: boxOf(painted),
     menuBox: boxOf(t.menu.box),
     menuTitleBox: boxOf(t.menu._headerTitle),
     menuBackground: colorOf([t.menu._header, t.menu.box, t.menu.actor]
         .map(a => a.get_theme_node().get_background_color())
-        .find(c => c.alpha === 255) ?? new Clutter.Color()),
+        .find(c => c.alpha === 255)),
     menuOpen: t.menu.isOpen,
     menuSettled: t.menu.isOpen && t.menu.actor.mapped && t.menu.box.opacity === 255 &&
         !t.menu.actor.natural_height_set,
@@ -103,12 +169,16 @@ return {
     quickSettingsBox: boxOf(qs.menu._boxPointer),
 };
 """
+)
 
 
 class Shell:
     """A headless GNOME Shell with its own session bus, as `user` (None: root)."""
 
-    def __init__(self, processes, directory, system_bus, data_dirs, user=None):
+    def __init__(self, processes, directory, system_bus, data_dirs, user=None, extension_zip=None):
+        """extension_zip: the extension's zip for extensions.gnome.org, to
+        unpack as this user's own extension, where `gnome-extensions install`
+        puts it."""
         self.processes = processes
         self.directory = directory
         self.user = user
@@ -119,8 +189,13 @@ class Shell:
         os.chmod(dirs["runtime"], 0o700)
         # The test-only helper is a user extension of this throwaway home.
         shutil.copytree(
-            os.path.join(HERE, HELPER_UUID), os.path.join(dirs["data"], "gnome-shell", "extensions", HELPER_UUID)
+            os.path.join(HERE, "unsafe-mode-for-tests", str(FLAVOUR)),
+            os.path.join(dirs["data"], "gnome-shell", "extensions", HELPER_UUID),
         )
+        if extension_zip is not None:
+            with zipfile.ZipFile(extension_zip) as archive:
+                archive.extractall(os.path.join(dirs["data"], "gnome-shell", "extensions", UUID))
+        self.data_home = dirs["data"]
         settings = os.path.join(dirs["config"], "glib-2.0", "settings")
         os.makedirs(settings)
         with open(os.path.join(settings, "keyfile"), "w") as f:
@@ -194,7 +269,7 @@ class Shell:
 
     def eval(self, body):
         """Runs body (a function body that returns a value) inside the shell."""
-        code = "(() => {" + PRELUDE + body + "\n})()"
+        code = ("(async () => {" if FLAVOUR >= 45 else "(() => {") + PRELUDE + body + "\n})()"
         ok, value = call(
             self.session,
             "org.gnome.Shell",
@@ -238,7 +313,7 @@ class Shell:
         self.eval(
             "Main.overview.hide();"
             "Main.messageTray.getSources().forEach(s => s.destroy());"
-            "qs.menu.open(imports.ui.boxpointer.PopupAnimation.NONE);"
+            "qs.menu.open(PopupAnimation.NONE);"
             "return true;"
         )
 
@@ -257,6 +332,15 @@ class Shell:
             raise Failure(f"the Screenshot API refused to write {path}")
         return GdkPixbuf.Pixbuf.new_from_file(used), used
 
+    def module(self, name):
+        """JavaScript that binds `module` to one of the extension's modules,
+        the instance the extension itself runs: 43's are the extension's
+        imports; later ones are ES modules, one per URI."""
+        lookup = f"Main.extensionManager.lookup('{UUID}')"
+        if FLAVOUR >= 45:
+            return f"const module = await import({lookup}.dir.get_child('{name}.js').get_uri());"
+        return f"const module = {lookup}.imports.{name};"
+
     def extension(self, uuid=UUID):
         return self.eval(
             f"const e = Main.extensionManager.lookup('{uuid}');"
@@ -264,9 +348,9 @@ class Shell:
         )
 
     def log_problems(self):
-        """What the shell's log says of the extension, and every error or
-        warning of GJS except those a shell says at every start when no
-        desktop session is around it (KNOWN_SHELL_ERRORS)."""
+        """What the shell's log says of the extension, and every warning or
+        error of GJS or the shell's JavaScript except those a shell says at
+        every start when no desktop session is around it (KNOWN_SHELL_ERRORS)."""
         with open(self.log_path, errors="replace") as f:
             lines = f.read().splitlines()
         problems = []
@@ -274,15 +358,18 @@ class Shell:
             if UUID in line or "Tilt Scroll" in line:
                 problems.append(line)
                 continue
-            if "Gjs-WARNING" not in line and "Gjs-CRITICAL" not in line and "JS ERROR" not in line:
+            problem = PROBLEM.match(line)
+            if not problem:
                 continue
             stack = []
-            for frame in lines[i + 1 :]:
-                if not STACK_FRAME.match(frame):
-                    break
-                stack.append(frame)
-            message = line[line.find("JS ERROR") :] if "JS ERROR" in line else None
-            known = message in KNOWN_SHELL_ERRORS and all(f.split("@", 1)[1].startswith(GJS_OWN_CODE) for f in stack)
+            for following in lines[i + 1 :]:
+                if STACK_FRAME.match(following):
+                    stack.append(following)
+                elif stack or following.strip() not in ("", "Stack trace:"):
+                    break  # the stack ended, or there is none
+            known = problem.group(1) in KNOWN_SHELL_ERRORS and all(
+                STACK_FRAME.match(frame).group(1).startswith(OWN_CODE) for frame in stack
+            )
             if not known:
                 problems.append("\n    ".join([line] + stack))
         return problems

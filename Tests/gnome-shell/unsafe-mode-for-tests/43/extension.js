@@ -1,10 +1,11 @@
 /* exported init */
 'use strict';
 
-// TEST ONLY (Tests/gnome-shell/run copies it into a throwaway data
+// TEST ONLY (the harness copies it into a throwaway data
 // directory; it is never installed): unsafe mode lets the harness call
 // org.gnome.Shell.Eval and org.gnome.Shell.Screenshot, which GNOME Shell 43
-// refuses otherwise and has no command-line option for.
+// refuses otherwise and has no command-line option for. The same helper
+// for 45 to 49 is ../45.
 
 class Extension {
     enable() {
