@@ -30,7 +30,11 @@ MouseArea {
 
     Accessible.role: Accessible.Button
     Accessible.name: Plasmoid.title
-    Accessible.description: compact.service.present ? i18nc("@info:tooltip", "Tilt scrolling: %1", compact.service.enabled ? i18nc("@info:status", "on") : i18nc("@info:status", "off")) : ""
+    Accessible.description: {
+        if (!service.present)
+            return "";
+        return service.enabled ? i18nc("@info:status", "Tilt scrolling is on") : i18nc("@info:status", "Tilt scrolling is off");
+    }
 
     // A press outside an open popup closes it before the click arrives:
     // the click must not open it again.
