@@ -14,14 +14,12 @@
  * the next is caught by the GetAll that follows every signal, or by the one
  * made each time the popup opens.
  *
- * Writes are org.freedesktop.DBus.Properties.Set calls; the properties
- * change only when the daemon says so, and a refusal comes back through
- * refused().
+ * Writes are org.freedesktop.DBus.Properties.Set calls (Sensitivity's
+ * through dbus-send, see setSensitivity); the properties change only when
+ * the daemon says so, and a refusal comes back through refused().
  */
 
 pragma ComponentBehavior: Bound
-// `as` converts to the D-Bus module's value types (a variant for Set).
-pragma ValueTypeBehavior: Addressable
 
 import QtQuick
 
@@ -168,23 +166,66 @@ QtObject {
     }
 
     function setEnabled(wanted: bool): void {
-        writeProperty("Enabled", wanted, wanted ? "enable" : "disable", null);
+        writeProperty("Enabled", booleanVariant(wanted), wanted ? "enable" : "disable", null);
     }
 
-    /** Writes Sensitivity; while a write is under way only the latest value asked for meanwhile follows it. */
+    /**
+     * Writes Sensitivity; while a write is under way only the latest value
+     * asked for meanwhile follows it.
+     *
+     * Through dbus-send rather than the QML module: the module turns every
+     * whole number into an int32 inside the variant (1, the default, 2 and
+     * 4 are whole), and the daemon takes a double only. dbus-send is given
+     * the type, and says the error's name when it fails.
+     */
     function setSensitivity(factor: real): void {
         if (sensitivityInFlight) {
             sensitivityWaiting = factor;
             return;
         }
         sensitivityInFlight = true;
-        writeProperty("Sensitivity", factor, "sensitivity", () => {
+        commandNumber += 1;
+        const command = "LC_ALL=C dbus-send --system --print-reply --dest=" + busName + " " + objectPath
+            + " org.freedesktop.DBus.Properties.Set string:" + interfaceName + " string:Sensitivity variant:double:"
+            + Number(factor).toString() + " # " + commandNumber;
+        commandDone[command] = (error, message) => {
             sensitivityInFlight = false;
+            if (error !== "")
+                refused("sensitivity", error, message);
+            refresh();
             const waiting = sensitivityWaiting;
             sensitivityWaiting = null;
             if (waiting !== null && waiting !== sensitivity)
                 setSensitivity(waiting);
-        });
+        };
+        commands.connectSource(command);
+    }
+
+    // Each command a source of its own (the number is a shell comment), as for the waits.
+    property int commandNumber: 0
+    property var commandDone: ({})
+    readonly property P5Support.DataSource commands: P5Support.DataSource {
+        engine: "executable"
+        onNewData: (source, data) => service.commandFinished(source, data)
+    }
+
+    function commandFinished(source: string, data: var): void {
+        commands.disconnectSource(source);
+        const done = commandDone[source];
+        delete commandDone[source];
+        if (!done)
+            return;
+        if (data["exit code"] === 0) {
+            done("", "");
+            return;
+        }
+        // dbus-send: "Error org.freedesktop.DBus.Error.AccessDenied: the daemon's words"
+        const said = String(data.stderr).trim();
+        const match = said.match(/^Error ([^\s:]+): ([\s\S]*)$/);
+        if (match)
+            done(match[1], match[2]);
+        else
+            done("org.freedesktop.DBus.Error.Failed", said);
     }
 
     /** Calibrate(): the way the tablet is held now becomes neutral. */
@@ -203,9 +244,14 @@ QtObject {
             path: objectPath,
             iface: "org.freedesktop.DBus.Properties",
             member: "Set",
-            arguments: [interfaceName, name, value as DBus.variant],
+            arguments: [interfaceName, name, value],
             signature: "(ssv)",
         }, what, done);
+    }
+
+    // Set's third argument is a variant: the type annotation makes one.
+    function booleanVariant(value: bool): DBus.variant {
+        return value;
     }
 
     function send(message: var, what: string, done: var): void {

@@ -90,7 +90,10 @@ PlasmoidItem {
 
     // What the person sees may be older than a change that came while
     // busctl was starting again: opening the popup reads everything afresh.
-    onExpandedChanged: if (expanded) service.refresh()
+    onExpandedChanged: expanded => {
+        if (expanded)
+            service.refresh();
+    }
 
     Component {
         id: refusalNotification
