@@ -177,7 +177,9 @@ uninstall-plasma:
 # The applet's translation template, from the i18n calls of its QML, with
 # the keywords KDE's own extraction uses. Translators start from it:
 # msginit -i plasma/po/$(PLASMA_CATALOG).pot -l LANG -o plasma/po/LANG.po
+# PLASMA_POT=path writes it elsewhere (the Plasma suite compares the two).
+PLASMA_POT ?= $(CURDIR)/plasma/po/$(PLASMA_CATALOG).pot
 plasma-pot:
 	cd plasma && xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
 		--package-name=tiltscroll --sort-by-file \
-		-o po/$(PLASMA_CATALOG).pot $(filter contents/ui/%,$(PLASMA_APPLET_FILES))
+		-o '$(PLASMA_POT)' $(filter contents/ui/%,$(PLASMA_APPLET_FILES))

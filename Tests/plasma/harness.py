@@ -205,6 +205,28 @@ def same_words(body, said):
     return plain(body) == plain(said[:1].upper() + said[1:])
 
 
+TEMPLATE = os.path.join(ROOT, "plasma", "po", "plasma_applet_io.github.tiltscroll.pot")
+# plasmoidviewer's own toolbar, around the applet.
+VIEWER_CONTROLS = {"FormFactors", "Location", "Configure Containment"}
+
+
+def template_messages():
+    with open(TEMPLATE) as f:
+        return {m for m in re.findall(r'^msgid "(.*)"$', f.read(), re.MULTILINE) if m}
+
+
+def untranslatable(texts, daemon):
+    """What the applet shows in words (line by line) that are neither a
+    message of its translation template nor the daemon's own (its reason, a
+    number). libplasma describes an applet's icon as "Open " and the
+    tooltip's text: the prefix is libplasma's own message."""
+    reason = daemon.get("State")[1]
+    factor = format_factor(daemon.get("Sensitivity"))
+    lines = {line for text in texts for line in text.split("\n")}
+    lines = {line.removeprefix("Open ") for line in lines}
+    return sorted(lines - template_messages() - VIEWER_CONTROLS - {reason, factor, ""})
+
+
 def snapshot(daemon):
     return {name: daemon.get(name) for name in ("Enabled", "State", "Active", "Sensitivity")}
 
@@ -275,6 +297,9 @@ def granted_session(report, processes, run, screen, system_bus, polkit, daemon, 
         shown, _ = agrees(popup, daemon, "the popup to agree with the daemon")
         expect(shown["heading"] is not None, "the popup has no heading Tilt Scroll")
         path = screen.screenshot(shots("popup.png"))
+        names = [c.name for c in desktop.controls() if c.showing] + [c.description for c in desktop.controls() if c.showing]
+        stray = untranslatable(names, daemon)
+        expect(not stray, f"shown without i18n: {stray}")
         switch, recentre = shown["switch"], shown["recentre"]
         # A finger's worth: Plasma's grid unit is 18 px here.
         expect(switch.box[3] >= 36 and recentre.box[3] >= 36, f"controls too small to tap: {switch}, {recentre}")
@@ -454,6 +479,26 @@ def main():
 
         if not report.check("make install (Plasma 6 found by itself) puts the applet in share/plasma/plasmoids", installed):
             raise Failure("nothing to show")
+
+        def template_current():
+            fresh = os.path.join(run, "fresh.pot")
+            subprocess.run(
+                ["make", "--no-print-directory", "-s", "-C", ROOT, "plasma-pot", f"PLASMA_POT={fresh}"],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            committed = os.path.join(ROOT, "plasma", "po", "plasma_applet_io.github.tiltscroll.pot")
+
+            def messages(path):
+                with open(path) as f:
+                    return [line for line in f if not line.startswith('"POT-Creation-Date:')]
+
+            expect(messages(fresh) == messages(committed), f"{committed} is out of date: run make plasma-pot")
+            count = sum(1 for line in messages(committed) if line.startswith("msgid ")) - 1
+            return f"{count} messages"
+
+        report.check("the translation template holds every string the applet shows (make plasma-pot)", template_current)
 
         make_people_and_polkit(run)
         system_bus = Bus(
