@@ -152,10 +152,6 @@ class Popup:
     def slider(self):
         return self.desktop.find("slider", "Sensitivity")
 
-    def placeholder(self):
-        """PlasmaExtras.PlaceholderMessage's text (a heading), if it is showing."""
-        return next((c for c in self.desktop.controls() if c.showing and c.name == "Tilt scrolling is not available"), None)
-
     def read(self):
         """Everything the popup shows, from one walk of the tree."""
         controls = [c for c in self.desktop.controls() if c.showing]
@@ -206,6 +202,8 @@ def same_words(body, said):
 
 
 TEMPLATE = os.path.join(ROOT, "plasma", "po", "plasma_applet_io.github.tiltscroll.pot")
+# What the popup says while tiltscrolld is not on the bus (PlasmaExtras.PlaceholderMessage).
+PLACEHOLDER = "Tilt scrolling is not available"
 # plasmoidviewer's own toolbar, around the applet.
 VIEWER_CONTROLS = {"FormFactors", "Location", "Configure Containment"}
 
@@ -225,6 +223,11 @@ def untranslatable(texts, daemon):
     lines = {line for text in texts for line in text.split("\n")}
     lines = {line.removeprefix("Open ") for line in lines}
     return sorted(lines - template_messages() - VIEWER_CONTROLS - {reason, factor, ""})
+
+
+def daemon_reason(shown):
+    """The popup's longest label: the daemon's reason."""
+    return max(shown["labels"], key=len)
 
 
 def snapshot(daemon):
@@ -384,7 +387,8 @@ def granted_session(report, processes, run, screen, system_bus, polkit, daemon, 
         expect(status == 0, f"tiltscrolld exited with status {status} on SIGTERM")
         def marked():
             shown = [(c.role, c.name) for c in desktop.controls() if c.showing and c.name]
-            if popup.placeholder() and not popup.switch():
+            names = {name for _, name in shown}
+            if PLACEHOLDER in names and "Tilt scrolling" not in names:
                 return shown
             raise Failure(f"the popup shows {shown}")
 
@@ -395,6 +399,27 @@ def granted_session(report, processes, run, screen, system_bus, polkit, daemon, 
         return f"marked {seconds:.2f} s after the daemon stopped ({path}); back {back:.2f} s after it was on the bus again ({started:.2f} s start)"
 
     report.check("stopping the daemon marks the applet not running; starting it brings the controls back", stopping_marks)
+
+    def paused_shown():
+        # No tablet-mode switch on the fixture: with When=tablet-mode the
+        # daemon is switched on but not wanted, as "paused" (issue 24)
+        # will be, a quiet state whose reason says why.
+        daemon.stop()
+        daemon.configure(when="tablet-mode")
+        try:
+            daemon.start()
+            shown, seconds = agrees(popup, daemon, "the popup to show tiltscrolld switched on but not wanted")
+            expect(daemon.get("Enabled") and daemon.get("State")[0] == "off", f"the daemon says {snapshot(daemon)}")
+            expect(shown["switch"].checked and "Paused" in shown["labels"], f"the popup shows {shown['labels']}")
+            path = screen.screenshot(shots("paused.png"))
+        finally:
+            daemon.stop()
+            daemon.configure(when="always")
+            daemon.start()
+        agrees(popup, daemon, "the popup to show the daemon active again")
+        return f"'Paused' and {daemon_reason(shown)!r}, the switch on, {seconds:.2f} s after the start; {path}"
+
+    report.check("switched on but not wanted by [Activation]: the popup says Paused and why, the switch stays on", paused_shown)
 
     def polkit_missing():
         polkit.stop()

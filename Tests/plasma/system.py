@@ -251,10 +251,14 @@ class Daemon:
         os.makedirs(self.state, exist_ok=True)
         os.makedirs(self.runtime, exist_ok=True)
         self.config = os.path.join(directory, "tiltscroll.conf")
-        with open(self.config, "w") as f:
-            f.write("[Device]\nSampleRate=50\n[Activation]\nWhen=always\n")
+        self.configure(when="always")
         self.process = None
         self.starts = 0
+
+    def configure(self, when):
+        """[Activation] When= for the next start."""
+        with open(self.config, "w") as f:
+            f.write(f"[Device]\nSampleRate=50\n[Activation]\nWhen={when}\n")
 
     @property
     def env(self):
