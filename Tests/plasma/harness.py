@@ -37,6 +37,8 @@ from system import (
 
 DAEMON = os.environ.get("TILTSCROLLD", os.path.join(ROOT, ".build", "release", "tiltscrolld"))
 KEEP_SCREENSHOTS = os.environ.get("SCREENSHOTS")
+# The README's picture: the open popup, cut out of popup.png.
+README_PICTURE = os.environ.get("README_PICTURE")
 
 # What the popup calls each State (plasma/contents/ui/main.qml stateTitle).
 TITLES = {
@@ -304,6 +306,11 @@ def granted_session(report, processes, run, screen, system_bus, polkit, daemon, 
         stray = untranslatable(names, daemon)
         expect(not stray, f"shown without i18n: {stray}")
         switch, recentre = shown["switch"], shown["recentre"]
+        if README_PICTURE:
+            parts = [shown["heading"].box, switch.box, recentre.box, shown["slider"].box]
+            left, top = min(b[0] for b in parts) - 12, min(b[1] for b in parts) - 12
+            right, bottom = max(b[0] + b[2] for b in parts) + 12, max(b[1] + b[3] for b in parts) + 12
+            screen.crop(path, (left, top, right - left, bottom - top), README_PICTURE)
         # A finger's worth: Plasma's grid unit is 18 px here.
         expect(switch.box[3] >= 36 and recentre.box[3] >= 36, f"controls too small to tap: {switch}, {recentre}")
         return (

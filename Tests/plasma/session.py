@@ -86,6 +86,10 @@ class Screen:
         )
 
     def screenshot(self, path):
+        """The whole screen, the pointer parked in a corner first so that no
+        tooltip covers what the picture is for."""
+        env = {"PATH": os.environ["PATH"], "DISPLAY": self.display}
+        subprocess.run(["xdotool", "mousemove", "0", "799"], env=env, check=True, timeout=10)
         subprocess.run(
             ["import", "-display", self.display, "-window", "root", path],
             env={"PATH": os.environ["PATH"]},
@@ -93,6 +97,16 @@ class Screen:
             timeout=30,
         )
         return path
+
+
+    def crop(self, path, box, target):
+        x, y, width, height = box
+        subprocess.run(
+            ["convert", path, "-crop", f"{width}x{height}+{x}+{y}", "+repage", "-strip", target],
+            env={"PATH": os.environ["PATH"]},
+            check=True,
+            timeout=30,
+        )
 
 
 class Control:
