@@ -91,9 +91,9 @@ GNOME_EXTENSION_FILES = metadata.json extension.js toggle.js service.js notifier
 # the system bus with (org.kde.plasma.workspace.dbus, Plasma 6's
 # plasma-workspace) is in one of the distributions' Qt 6 QML directories.
 # PLASMA=yes installs it anyway (a package build, where Plasma is not
-# installed), PLASMA=no never. Translations: plasma/po/LANG.po, compiled
-# with msgfmt into the package's contents/locale, where Plasma looks for
-# the applet's catalog (plasma_applet_ID).
+# installed), PLASMA=no never. Translations: plasma/po/LANG.po (or those of
+# PLASMA_PO_DIR), compiled with msgfmt into the package's contents/locale,
+# where Plasma looks for the applet's catalog (plasma_applet_ID).
 PLASMA_WORKSPACE_DBUS_QMLDIR = $(wildcard /usr/lib/*/qt6/qml/org/kde/plasma/workspace/dbus/qmldir \
 	/usr/lib/qt6/qml/org/kde/plasma/workspace/dbus/qmldir /usr/lib64/qt6/qml/org/kde/plasma/workspace/dbus/qmldir)
 PLASMA ?= $(if $(PLASMA_WORKSPACE_DBUS_QMLDIR),yes,no)
@@ -104,7 +104,8 @@ PLASMA_APPLET_FILES = metadata.json contents/ui/main.qml contents/ui/CompactRepr
 	contents/ui/FullRepresentation.qml contents/ui/TiltScrollService.qml \
 	contents/code/sensitivity.js contents/icons/tiltscroll-symbolic.svg
 PLASMA_CATALOG = plasma_applet_$(PLASMA_APPLET_ID)
-PLASMA_LANGUAGES = $(basename $(notdir $(wildcard plasma/po/*.po)))
+PLASMA_PO_DIR ?= plasma/po
+PLASMA_LANGUAGES = $(basename $(notdir $(wildcard $(PLASMA_PO_DIR)/*.po)))
 
 EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --config $(SYSCONFDIR)/tiltscroll.conf)
 
@@ -162,7 +163,7 @@ install-plasma:
 	for f in $(PLASMA_APPLET_FILES); do $(INSTALL) -m 0644 "plasma/$$f" '$(DESTDIR)$(PLASMA_APPLET)/'"$$f" || exit 1; done
 	for lang in $(PLASMA_LANGUAGES); do \
 		$(INSTALL) -d '$(DESTDIR)$(PLASMA_APPLET)/contents/locale/'"$$lang"/LC_MESSAGES && \
-		msgfmt --check -o '$(DESTDIR)$(PLASMA_APPLET)/contents/locale/'"$$lang"'/LC_MESSAGES/$(PLASMA_CATALOG).mo' "plasma/po/$$lang.po" || exit 1; \
+		msgfmt --check -o '$(DESTDIR)$(PLASMA_APPLET)/contents/locale/'"$$lang"'/LC_MESSAGES/$(PLASMA_CATALOG).mo' "$(PLASMA_PO_DIR)/$$lang.po" || exit 1; \
 	done
 
 # Removes the applet whether or not Plasma is here (it may have gone since).

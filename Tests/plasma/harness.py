@@ -139,20 +139,22 @@ def expect(condition, message):
 class Popup:
     """The applet's controls as a person sees them, read through AT-SPI."""
 
-    def __init__(self, desktop):
+    def __init__(self, desktop, tr=lambda text: text):
         self.desktop = desktop
+        # The applet's words as this person reads them (translated() for the test language).
+        self.tr = tr
 
     def icon(self):
         return self.desktop.find("button", "Tilt Scroll")
 
     def switch(self):
-        return self.desktop.find("check box", "Tilt scrolling")
+        return self.desktop.find("check box", self.tr("Tilt scrolling"))
 
     def recentre(self):
-        return self.desktop.find("button", "Re-centre")
+        return self.desktop.find("button", self.tr("Re-centre"))
 
     def slider(self):
-        return self.desktop.find("slider", "Sensitivity")
+        return self.desktop.find("slider", self.tr("Sensitivity"))
 
     def read(self):
         """Everything the popup shows, from one walk of the tree."""
@@ -161,16 +163,16 @@ class Popup:
         def first(role, name=None):
             return next((c for c in controls if c.role == role and (name is None or c.name == name)), None)
 
-        switch = first("check box", "Tilt scrolling")
-        slider = first("slider", "Sensitivity")
-        recentre = first("button", "Re-centre")
+        switch = first("check box", self.tr("Tilt scrolling"))
+        slider = first("slider", self.tr("Sensitivity"))
+        recentre = first("button", self.tr("Re-centre"))
         labels = [c.name for c in controls if c.role == "label"]
         return {
             "switch": switch,
             "slider": slider,
             "recentre": recentre,
             "labels": labels,
-            "heading": first("heading", "Tilt Scroll"),
+            "heading": first("heading", self.tr("Tilt Scroll")),
         }
 
 
@@ -206,8 +208,6 @@ def same_words(body, said):
 TEMPLATE = os.path.join(ROOT, "plasma", "po", "plasma_applet_io.github.tiltscroll.pot")
 # What the popup says while tiltscrolld is not on the bus (PlasmaExtras.PlaceholderMessage).
 PLACEHOLDER = "Tilt scrolling is not available"
-# plasmoidviewer's own toolbar, around the applet.
-VIEWER_CONTROLS = {"FormFactors", "Location", "Configure Containment"}
 
 
 def template_messages():
@@ -215,21 +215,58 @@ def template_messages():
         return {m for m in re.findall(r'^msgid "(.*)"$', f.read(), re.MULTILINE) if m}
 
 
-def untranslatable(texts, daemon):
-    """What the applet shows in words (line by line) that are neither a
-    message of its translation template nor the daemon's own (its reason, a
-    number). libplasma describes an applet's icon as "Open " and the
-    tooltip's text: the prefix is libplasma's own message."""
+def popup_texts(desktop, shown):
+    """Every name and description of the controls inside the popup (the
+    rectangle around its heading, switch, Re-centre and slider), line by
+    line: not plasmoidviewer's toolbar, not the icon, which libplasma
+    describes in words of its own ("Open" and the tooltip)."""
+    parts = [shown[key].box for key in ("heading", "switch", "recentre", "slider")]
+    left, top = min(b[0] for b in parts) - 12, min(b[1] for b in parts) - 12
+    right, bottom = max(b[0] + b[2] for b in parts) + 12, max(b[1] + b[3] for b in parts) + 12
+    texts = set()
+    for c in desktop.controls():
+        if c.showing and c.box and left <= c.box[0] + c.box[2] / 2 <= right and top <= c.box[1] + c.box[3] / 2 <= bottom:
+            texts |= set(c.name.split("\n")) | set(c.description.split("\n"))
+    return texts - {""}
+
+
+def untranslatable(texts, daemon, words):
+    """What the popup shows in words that are neither one of `words` (the
+    template's messages, or their translations) nor the daemon's own (its
+    reason, a number)."""
     reason = daemon.get("State")[1]
     factor = format_factor(daemon.get("Sensitivity"))
-    lines = {line for text in texts for line in text.split("\n")}
-    lines = {line.removeprefix("Open ") for line in lines}
-    return sorted(lines - template_messages() - VIEWER_CONTROLS - {reason, factor, ""})
+    return sorted(texts - words - {reason, factor})
 
 
 def daemon_reason(shown):
     """The popup's longest label: the daemon's reason."""
     return max(shown["labels"], key=len)
+
+
+# The test's own translation, made from the template at run time: every
+# message in guillemets, for a language no one will ship (the second person
+# reads the applet in it, which proves the catalog is built, installed and
+# found, and that every word goes through i18n).
+TEST_LANGUAGE = "de"
+
+
+def translated(text):
+    return f"«{text}»"
+
+
+def write_test_translation(directory):
+    """A .po of TEST_LANGUAGE with translated() of every message of the template."""
+    with open(TEMPLATE) as f:
+        text = f.read()
+    text = text.replace("#, fuzzy\n", "", 1)
+    text = text.replace("charset=CHARSET", "charset=UTF-8").replace('"Language: \\n"', f'"Language: {TEST_LANGUAGE}\\n"')
+    text = text.replace("YEAR-MO-DA HO:MI+ZONE", "2026-01-01 00:00+0000").replace("FULL NAME <EMAIL@ADDRESS>", "Tests/plasma")
+    text = text.replace("LANGUAGE <LL@li.org>", "Tests/plasma")
+    text = re.sub(r'^(msgid "(.+)"\n)msgstr ""$', lambda m: f'{m.group(1)}msgstr "{translated(m.group(2))}"', text, flags=re.MULTILINE)
+    os.makedirs(directory)
+    with open(os.path.join(directory, f"{TEST_LANGUAGE}.po"), "w") as f:
+        f.write(text)
 
 
 def snapshot(daemon):
@@ -248,7 +285,7 @@ def popup_agrees(popup, daemon):
     problems = []
     if shown["switch"].checked != before["Enabled"]:
         problems.append(f"switch {'on' if shown['switch'].checked else 'off'}, Enabled {before['Enabled']}")
-    title = expected_title(name, before["Enabled"])
+    title = popup.tr(expected_title(name, before["Enabled"]))
     if title not in shown["labels"]:
         problems.append(f"no {title!r} among the labels {shown['labels']}")
     if reason and reason not in shown["labels"]:
@@ -280,7 +317,13 @@ def agrees(popup, daemon, what):
 def open_popup(screen, popup):
     icon, _ = wait_for("the applet's icon", popup.icon, timeout=30)
     screen.click(icon.box)
-    _, seconds = wait_for("the popup to open", popup.switch)
+
+    def opened():
+        if popup.switch():
+            return True
+        raise Failure(f"the screen shows {[(c.role, c.name) for c in popup.desktop.controls() if c.showing and c.name]}")
+
+    _, seconds = wait_for("the popup to open", opened)
     return seconds
 
 
@@ -302,8 +345,8 @@ def granted_session(report, processes, run, screen, system_bus, polkit, daemon, 
         shown, _ = agrees(popup, daemon, "the popup to agree with the daemon")
         expect(shown["heading"] is not None, "the popup has no heading Tilt Scroll")
         path = screen.screenshot(shots("popup.png"))
-        names = [c.name for c in desktop.controls() if c.showing] + [c.description for c in desktop.controls() if c.showing]
-        stray = untranslatable(names, daemon)
+        texts = popup_texts(desktop, shown)
+        stray = untranslatable(texts, daemon, template_messages())
         expect(not stray, f"shown without i18n: {stray}")
         switch, recentre = shown["switch"], shown["recentre"]
         if README_PICTURE:
@@ -453,12 +496,23 @@ def granted_session(report, processes, run, screen, system_bus, polkit, daemon, 
 
 
 def denied_session(report, processes, run, screen, system_bus, daemon, data_dirs, shots):
-    desktop = Desktop(processes, os.path.join(run, "denied"), screen, system_bus, data_dirs, DENIED[1])
-    popup = Popup(desktop)
-    say(f"plasmoidviewer (as {DENIED[0]}) on the accessibility bus in {desktop.start_viewer():.2f} s")
+    desktop = Desktop(processes, os.path.join(run, "denied"), screen, system_bus, data_dirs, DENIED[1], language=TEST_LANGUAGE)
+    popup = Popup(desktop, tr=translated)
+    say(f"plasmoidviewer (as {DENIED[0]}, LANGUAGE={TEST_LANGUAGE}) on the accessibility bus in {desktop.start_viewer():.2f} s")
+
+    def reads_translation():
+        open_popup(screen, popup)
+        shown, _ = agrees(popup, daemon, "the popup to agree with the daemon, in the test language")
+        texts = popup_texts(desktop, shown)
+        words = {translated(m) for m in template_messages()}
+        stray = untranslatable(texts, daemon, words)
+        expect(not stray, f"not from the {TEST_LANGUAGE} catalog: {stray}")
+        path = screen.screenshot(shots("translated.png"))
+        return f"{sorted(texts & words)}; {path}"
+
+    report.check(f"the applet reads its catalog: in {TEST_LANGUAGE}, every word it shows is the translation", reads_translation)
 
     def refusal_explained():
-        open_popup(screen, popup)
         agrees(popup, daemon, "the popup to agree with the daemon")
         before = daemon.get("Enabled")
         error, said = refused_words(daemon, not before, DENIED[1])
@@ -469,7 +523,7 @@ def denied_session(report, processes, run, screen, system_bus, daemon, data_dirs
         title, body, app, icon = note[-1]
         expect(daemon.get("Enabled") == before, "Enabled changed although the caller was refused")
         expect(popup.switch().checked == before, "the switch moved although the daemon refused")
-        expect(title == f"Not allowed to switch Tilt Scroll {'off' if before else 'on'}", f"title {title!r}")
+        expect(title == translated(f"Not allowed to switch Tilt Scroll {'off' if before else 'on'}"), f"title {title!r}")
         expect(same_words(body, said), f"body {body!r}, the daemon told dbus-send {said!r}")
         path = screen.screenshot(shots("refused.png"))
         return f"notified in {seconds:.2f} s: {title!r}: {body!r} ({path})"
@@ -497,17 +551,22 @@ def main():
     try:
         def installed():
             # PLASMA is not given: make finds Plasma 6 here by itself.
+            po = os.path.join(run, "po")
+            write_test_translation(po)
             subprocess.run(
-                ["make", "--no-print-directory", "-s", "-C", ROOT, "install", f"DESTDIR={stage}", "PREFIX=/usr", f"BIN={DAEMON}"],
+                ["make", "--no-print-directory", "-s", "-C", ROOT, "install", f"DESTDIR={stage}", "PREFIX=/usr",
+                 f"BIN={DAEMON}", f"PLASMA_PO_DIR={po}"],
                 check=True,
                 stdout=subprocess.DEVNULL,
             )
             expect(os.path.isfile(os.path.join(applet, "metadata.json")), f"make install put no applet in {applet}")
+            catalog = os.path.join(applet, "contents", "locale", TEST_LANGUAGE, "LC_MESSAGES", "plasma_applet_io.github.tiltscroll.mo")
+            expect(os.path.isfile(catalog), f"make install compiled no {catalog}")
             with open(os.path.join(ROOT, "gnome-shell", "sensitivity.js"), "rb") as a, open(
                 os.path.join(applet, "contents", "code", "sensitivity.js"), "rb"
             ) as b:
                 expect(a.read() == b.read(), "the applet's sensitivity.js is not the GNOME toggle's")
-            return f"{applet}, with gnome-shell/sensitivity.js as contents/code/sensitivity.js"
+            return f"{applet}, with gnome-shell/sensitivity.js as contents/code/sensitivity.js and the test's {TEST_LANGUAGE} catalog"
 
         if not report.check("make install (Plasma 6 found by itself) puts the applet in share/plasma/plasmoids", installed):
             raise Failure("nothing to show")

@@ -143,7 +143,7 @@ class Desktop:
     """The person's session: a session bus with the notification server, and
     plasmoidviewer showing the applet, as `uid`."""
 
-    def __init__(self, processes, directory, screen, system_bus, data_dirs, uid):
+    def __init__(self, processes, directory, screen, system_bus, data_dirs, uid, language=None):
         self.processes, self.directory, self.screen, self.uid = processes, directory, screen, uid
         os.makedirs(directory)
         os.chmod(directory, 0o755)
@@ -180,6 +180,19 @@ class Desktop:
             QT_QPA_PLATFORMTHEME="kde",
             LANG="C.UTF-8",
         )
+        if language is not None:
+            # glibc's gettext ignores LANGUAGE in the C locale, and the root
+            # has no other: one of the language's own, made here (LOCPATH).
+            locales = os.path.join(directory, "locale")
+            name = f"{language}_{language.upper()}.UTF-8"
+            os.makedirs(locales)
+            subprocess.run(
+                ["localedef", "-i", f"{language}_{language.upper()}", "-f", "UTF-8", os.path.join(locales, name)],
+                env={"PATH": os.environ["PATH"]},
+                check=True,
+                timeout=60,
+            )
+            self.env.update(LOCPATH=locales, LANG=name, LANGUAGE=language)
         # Plasma's own window manager keeps its popups above the windows they
         # open from; without one, X stacks them as they happen to be mapped.
         # No compositing: nothing here needs it, and Xvfb has no GPU.
