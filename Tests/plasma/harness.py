@@ -432,6 +432,23 @@ def granted_session(report, processes, run, screen, system_bus, polkit, daemon, 
 
     report.check("Re-centre calls Calibrate (the daemon saves the neutral pose)", recentre_calibrates)
 
+    def one_waiter():
+        # After the changes so far, still one: each wait ends with its signal.
+        waiters, _ = wait_for("one busctl wait", lambda: len(w := desktop.waiters()) == 1 and w)
+        return f"pid {waiters[0]}"
+
+    report.check("the applet waits for PropertiesChanged with one busctl, never more", one_waiter)
+
+    def middle_click_switches():
+        before = daemon.get("Enabled")
+        screen.click(popup.icon().box, button=2)
+        _, seconds = wait_for("Enabled to flip after a middle click", lambda: daemon.get("Enabled") != before)
+        daemon.set_property("Enabled", "b", "true" if before else "false")
+        agrees(popup, daemon, "the popup to follow")
+        return f"Enabled {before} -> {not before} in {seconds:.2f} s"
+
+    report.check("a middle click on the icon switches tilt scrolling", middle_click_switches)
+
     def stopping_marks():
         status = daemon.stop()
         expect(status == 0, f"tiltscrolld exited with status {status} on SIGTERM")
@@ -444,6 +461,7 @@ def granted_session(report, processes, run, screen, system_bus, polkit, daemon, 
 
         marked_with, seconds = wait_for("the popup to say tiltscrolld is not running", marked)
         path = screen.screenshot(shots("not-running.png"))
+        expect(not desktop.waiters(), f"busctl still waits for a daemon that is gone: {desktop.waiters()}")
         started = daemon.start()
         _, back = agrees(popup, daemon, "the popup to show the daemon again")
         return f"marked {seconds:.2f} s after the daemon stopped ({path}); back {back:.2f} s after it was on the bus again ({started:.2f} s start)"

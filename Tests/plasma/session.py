@@ -10,6 +10,7 @@ person does: real pointer events through the X server (xdotool)."""
 
 import html
 import os
+import signal
 import subprocess
 
 import gi
@@ -262,6 +263,32 @@ class Desktop:
                 return control
         return None
 
+    def descendants(self):
+        """plasmoidviewer's processes: (pid, argv) of every process below it."""
+        parents, argvs = {}, {}
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    parents[int(pid)] = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    argvs[int(pid)] = f.read().split(b"\0")
+            except (OSError, IndexError, ValueError):
+                continue
+        found = []
+        for pid in parents:
+            ancestor = parents[pid]
+            while ancestor > 1 and ancestor != self.viewer.pid:
+                ancestor = parents.get(ancestor, 0)
+            if ancestor == self.viewer.pid:
+                found.append((pid, argvs.get(pid, [])))
+        return found
+
+    def waiters(self):
+        """The applet's `busctl wait` processes."""
+        return [pid for pid, argv in self.descendants() if argv and os.path.basename(argv[0]) == b"busctl" and b"wait" in argv]
+
     def notified(self):
         """What the applet asked the notification server to show: (summary, body) pairs."""
         calls = call(
@@ -284,7 +311,13 @@ class Desktop:
             return [line.rstrip("\n") for line in f]
 
     def stop(self):
+        """As a session ends: plasmoidviewer and everything it started (its
+        process group), then the session's own services."""
         if self.viewer is not None:
+            try:
+                os.killpg(self.viewer.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
             self.processes.stop(self.viewer)
         self.processes.stop(self.window_manager)
         self.processes.stop(self.notifications)

@@ -100,7 +100,13 @@ class Processes:
         return process.returncode
 
     def stop_all(self):
+        """Everything still running, with whatever it started (each runs in
+        a session and process group of its own)."""
         for process in reversed(list(self.running)):
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
             self.stop(process, timeout=5)
 
 

@@ -63,7 +63,9 @@ QtObject {
     // The engine keeps a finished source's data for a while and hands it to
     // whoever connects to the same name again, so each wait gets a name of
     // its own (the number is a shell comment).
-    readonly property string waitCommand: "busctl --system --json=short wait " + busName + " " + objectPath
+    // exec: the shell becomes busctl, so that ending the source (the daemon
+    // left, the applet went) ends busctl and leaves no process waiting.
+    readonly property string waitCommand: "exec busctl --system --json=short wait " + busName + " " + objectPath
         + " org.freedesktop.DBus.Properties PropertiesChanged # " + waits
     property int waits: 0
     // Set when busctl could not wait (missing, no system bus): the applet
@@ -83,6 +85,8 @@ QtObject {
     function follow(): void {
         if (!presence.registered) {
             known = false;
+            // Tried again when the daemon comes back (once each time).
+            waitFailed = false;
             // Ends busctl: the engine drops a source nobody is connected to.
             changeSignals.disconnectSource(waitCommand);
             return;
@@ -185,7 +189,7 @@ QtObject {
         }
         sensitivityInFlight = true;
         commandNumber += 1;
-        const command = "LC_ALL=C dbus-send --system --print-reply --dest=" + busName + " " + objectPath
+        const command = "exec env LC_ALL=C dbus-send --system --print-reply --dest=" + busName + " " + objectPath
             + " org.freedesktop.DBus.Properties.Set string:" + interfaceName + " string:Sensitivity variant:double:"
             + Number(factor).toString() + " # " + commandNumber;
         commandDone[command] = (error, message) => {
