@@ -10,9 +10,10 @@
  * signal (SignalWatcher and Properties came in 6.4), so the signal is waited
  * for by `busctl wait` (systemd), run by Plasma's executable data engine;
  * it exits with the signal's contents, which are applied at once, and is
- * started again. A change in the few milliseconds between one busctl and
- * the next is caught by the GetAll that follows every signal, or by the one
- * made each time the popup opens.
+ * started again. A change in the few milliseconds before the next busctl
+ * listens is read by the GetAll that follows every signal when it came
+ * before that call; one after it shows with the next change, or when the
+ * popup next opens (which reads everything again).
  *
  * Writes are org.freedesktop.DBus.Properties.Set calls (Sensitivity's
  * through dbus-send, see setSensitivity); the properties change only when
@@ -62,9 +63,9 @@ QtObject {
     // object, printed as JSON; the engine reports it when the process ends.
     // The engine keeps a finished source's data for a while and hands it to
     // whoever connects to the same name again, so each wait gets a name of
-    // its own (the number is a shell comment).
-    // exec: the shell becomes busctl, so that ending the source (the daemon
-    // left, the applet went) ends busctl and leaves no process waiting.
+    // its own (the number is a shell comment). exec: the shell becomes
+    // busctl, so that ending the source (the daemon left, the applet went)
+    // ends busctl and leaves no process waiting.
     readonly property string waitCommand: "exec busctl --system --json=short wait " + busName + " " + objectPath
         + " org.freedesktop.DBus.Properties PropertiesChanged # " + waits
     property int waits: 0
