@@ -115,10 +115,32 @@ GNOME_EXTENSION_ZIP_FLAVOUR = $(if $(filter 43 45,$(GNOME_EXTENSION_FLAVOUR)),$(
 GNOME_EXTENSION_ZIP_STAGE = .build/gnome-extension-$(GNOME_EXTENSION_ZIP_FLAVOUR)
 GNOME_EXTENSION_ZIP = $(abspath $(GNOME_EXTENSION_ZIP_STAGE))/$(GNOME_EXTENSION_UUID).shell-extension.zip
 
+# The Plasma 6 applet (plasma/), a KPackage that plasmashell finds in every
+# $XDG_DATA_DIRS/plasma/plasmoids, /usr/local/share's included. Installed
+# with the rest where Plasma 6 is: where the QML module the applet talks to
+# the system bus with (org.kde.plasma.workspace.dbus, Plasma 6's
+# plasma-workspace) is in one of the distributions' Qt 6 QML directories.
+# PLASMA=yes installs it anyway (a package build, where Plasma is not
+# installed), PLASMA=no never. Translations: plasma/po/LANG.po (or those of
+# PLASMA_PO_DIR), compiled with msgfmt into the package's contents/locale,
+# where Plasma looks for the applet's catalog (plasma_applet_ID).
+PLASMA_WORKSPACE_DBUS_QMLDIR = $(wildcard /usr/lib/*/qt6/qml/org/kde/plasma/workspace/dbus/qmldir \
+	/usr/lib/qt6/qml/org/kde/plasma/workspace/dbus/qmldir /usr/lib64/qt6/qml/org/kde/plasma/workspace/dbus/qmldir)
+PLASMA ?= $(if $(PLASMA_WORKSPACE_DBUS_QMLDIR),yes,no)
+PLASMOIDDIR ?= $(PREFIX)/share/plasma/plasmoids
+PLASMA_APPLET_ID = io.github.tiltscroll
+PLASMA_APPLET = $(PLASMOIDDIR)/$(PLASMA_APPLET_ID)
+PLASMA_APPLET_FILES = metadata.json contents/ui/main.qml contents/ui/CompactRepresentation.qml \
+	contents/ui/FullRepresentation.qml contents/ui/TiltScrollService.qml \
+	contents/code/sensitivity.js contents/icons/tiltscroll-symbolic.svg
+PLASMA_CATALOG = plasma_applet_$(PLASMA_APPLET_ID)
+PLASMA_PO_DIR ?= plasma/po
+PLASMA_LANGUAGES = $(basename $(notdir $(wildcard $(PLASMA_PO_DIR)/*.po)))
+
 EXECSTART = $(BINDIR)/tiltscrolld$(if $(filter-out /etc /etc/,$(SYSCONFDIR)), --config $(SYSCONFDIR)/tiltscroll.conf)
 
-.PHONY: install uninstall install-gnome-extension gnome-extension-zip
-install:
+.PHONY: install uninstall install-gnome-extension gnome-extension-zip install-plasma uninstall-plasma plasma-pot
+install: $(if $(filter yes,$(PLASMA)),install-plasma)
 	@test -x '$(BIN)' || { echo "$(BIN) is missing: run 'make release' first (as yourself, not root), or pass BIN=path" >&2; exit 1; }
 	@test -x '$(CTL)' || { echo "$(CTL) is missing: run 'make release' first (as yourself, not root), or pass CTL=path" >&2; exit 1; }
 	$(INSTALL) -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(UNITDIR)' '$(DESTDIR)$(UDEVRULESDIR)' \
@@ -148,7 +170,7 @@ install:
 		echo "now run: systemctl daemon-reload && systemctl reload dbus && udevadm control --reload && udevadm trigger --subsystem-match=iio"; \
 	fi
 
-uninstall:
+uninstall: uninstall-plasma
 	rm -f '$(DESTDIR)$(BINDIR)/tiltscrolld' '$(DESTDIR)$(BINDIR)/tiltscrollctl' '$(DESTDIR)$(UNITDIR)/tiltscrolld.service' \
 		'$(DESTDIR)$(UDEVRULESDIR)/60-tiltscroll.rules' '$(DESTDIR)$(MANDIR)/man8/tiltscrolld.8' \
 		'$(DESTDIR)$(MANDIR)/man5/tiltscroll.conf.5' '$(DESTDIR)$(MANDIR)/man1/tiltscrollctl.1' \
@@ -193,3 +215,34 @@ gnome-extension-zip:
 		GNOME_EXTENSION_FLAVOUR=$(GNOME_EXTENSION_ZIP_FLAVOUR)
 	cd '$(GNOME_EXTENSION_ZIP_STAGE)/$(GNOME_EXTENSION_UUID)' && zip -q -X -r '$(GNOME_EXTENSION_ZIP)' $(GNOME_EXTENSION_FILES)
 	@echo '$(GNOME_EXTENSION_ZIP): for GNOME Shell $(GNOME_EXTENSION_SHELL_VERSIONS_$(GNOME_EXTENSION_ZIP_FLAVOUR))'
+
+# contents/code/sensitivity.js and the icon are symbolic links to the GNOME
+# Shell extension's files (one scale, one icon for both desktops): install
+# copies what they point to.
+install-plasma:
+	$(INSTALL) -d '$(DESTDIR)$(PLASMA_APPLET)/contents/ui' '$(DESTDIR)$(PLASMA_APPLET)/contents/code' \
+		'$(DESTDIR)$(PLASMA_APPLET)/contents/icons'
+	for f in $(PLASMA_APPLET_FILES); do $(INSTALL) -m 0644 "plasma/$$f" '$(DESTDIR)$(PLASMA_APPLET)/'"$$f" || exit 1; done
+	for lang in $(PLASMA_LANGUAGES); do \
+		$(INSTALL) -d '$(DESTDIR)$(PLASMA_APPLET)/contents/locale/'"$$lang"/LC_MESSAGES && \
+		msgfmt --check -o '$(DESTDIR)$(PLASMA_APPLET)/contents/locale/'"$$lang"'/LC_MESSAGES/$(PLASMA_CATALOG).mo' "$(PLASMA_PO_DIR)/$$lang.po" || exit 1; \
+	done
+
+# Removes the applet whether or not Plasma is here (it may have gone since).
+uninstall-plasma:
+	for f in $(PLASMA_APPLET_FILES); do rm -f '$(DESTDIR)$(PLASMA_APPLET)/'"$$f"; done
+	rm -f '$(DESTDIR)$(PLASMA_APPLET)/contents/locale/'*'/LC_MESSAGES/$(PLASMA_CATALOG).mo'
+	-rmdir '$(DESTDIR)$(PLASMA_APPLET)/contents/locale/'*/LC_MESSAGES '$(DESTDIR)$(PLASMA_APPLET)/contents/locale/'* 2>/dev/null
+	-rmdir '$(DESTDIR)$(PLASMA_APPLET)/contents/locale' '$(DESTDIR)$(PLASMA_APPLET)/contents/ui' \
+		'$(DESTDIR)$(PLASMA_APPLET)/contents/code' '$(DESTDIR)$(PLASMA_APPLET)/contents/icons' \
+		'$(DESTDIR)$(PLASMA_APPLET)/contents' '$(DESTDIR)$(PLASMA_APPLET)' 2>/dev/null
+
+# The applet's translation template, from the i18n calls of its QML, with
+# the keywords KDE's own extraction uses. Translators start from it:
+# msginit -i plasma/po/$(PLASMA_CATALOG).pot -l LANG -o plasma/po/LANG.po
+# PLASMA_POT=path writes it elsewhere (the Plasma suite compares the two).
+PLASMA_POT ?= $(CURDIR)/plasma/po/$(PLASMA_CATALOG).pot
+plasma-pot:
+	cd plasma && xgettext --from-code=UTF-8 -C --kde -ci18n -ki18n:1 -ki18nc:1c,2 -ki18np:1,2 -ki18ncp:1c,2,3 \
+		--package-name=tiltscroll --sort-by-file \
+		-o '$(PLASMA_POT)' $(filter contents/ui/%,$(PLASMA_APPLET_FILES))

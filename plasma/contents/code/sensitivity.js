@@ -1,0 +1,1 @@
+../../../gnome-shell/sensitivity.js
