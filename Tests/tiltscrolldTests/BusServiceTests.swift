@@ -123,6 +123,20 @@ import Testing
         #expect(alive.output == "b true\n")
     }
 
+    @Test func aLibsystemdFailureAnsweringACallGoesToTheCallerAndTheServiceStays() {
+        // A descriptor that is not open: sd-bus cannot put it in the reply
+        // (EBADF), and the caller gets that error under a valid name.
+        loop.monitorDescriptor = FileDescriptor(rawValue: 999_999)
+        let failed = busctl("call", BusInterface.name, BusInterface.path, BusInterface.interface, "Monitor")
+        #expect(failed.status != 0 && failed.output.contains("Bad file descriptor"), "\(failed.output)")
+        loop.monitorDescriptor = nil
+        let owner = busctl(
+            "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner", "s",
+            BusInterface.name)
+        #expect(owner.output == "b true\n", "the daemon keeps its name: \(owner.output)")
+        #expect(busctl("call", BusInterface.name, BusInterface.path, BusInterface.interface, "Monitor").status == 0)
+    }
+
     @Test func anErrnoAnsweredToACallerKeepsTheServiceOnTheBus() {
         // What the daemon answers when a libsystemd call fails inside a
         // request: an errno, which once went out as "System.Error.5", a

@@ -175,6 +175,8 @@ final class RecordingLoop: BusPumped {
     var calibrateRefusal: BusError?
     /// What `Monitor` callers got: the read ends, which the test closes.
     var monitorStreams: [FileDescriptor] = []
+    /// What `Monitor` is answered with instead of a new pipe's read end.
+    var monitorDescriptor: FileDescriptor?
 
     init(service: BusService) { self.service = service }
 
@@ -201,6 +203,10 @@ final class RecordingLoop: BusPumped {
                     reply?.succeeded()
                 }
             case .watch(_, let reply):
+                if let monitorDescriptor {
+                    reply.attached(monitorDescriptor)
+                    continue
+                }
                 do {
                     let ends = try FileDescriptor.pipe()
                     reply.attached(ends.read)

@@ -43,11 +43,11 @@ final class BusCallReply: CalibrationReply, MonitorReply {
         if result < 0 { Log.debug("Cannot answer a call: \(Errno(rawValue: -result).description)") }
     }
 
-    /// Sends the method return, with what `fill` appends to it.
+    /// Sends the method return, with what `fill` appends to it. When
+    /// libsystemd cannot make or send it, the caller gets the error instead
+    /// (its standard name for the errno), not silence until its timeout.
     private func send(_ fill: (OpaquePointer, OpaquePointer) -> Int32) {
         guard let call else { return }
-        self.call = nil
-        defer { sd_bus_message_unref(call) }
         var reply: OpaquePointer? = nil
         var result = sd_bus_message_new_method_return(call, &reply)
         if result >= 0, let reply {
@@ -55,8 +55,14 @@ final class BusCallReply: CalibrationReply, MonitorReply {
             if result >= 0 { result = sd_bus_send(nil, reply, nil) }
             sd_bus_message_unref(reply)
         }
-        connection.refreshWaitState()
-        if result < 0 { Log.debug("Cannot answer a call: \(Errno(rawValue: -result).description)") }
+        guard result < 0 else {
+            self.call = nil
+            sd_bus_message_unref(call)
+            connection.refreshWaitState()
+            return
+        }
+        Log.debug("Cannot answer a call: \(Errno(rawValue: -result).description)")
+        refused(BusError.system(result, "answer the call"))
     }
 }
 
