@@ -165,7 +165,7 @@ import Testing
         #expect(ScrollingStateName(activeIn: nil) == .active)
         #expect(
             ScrollingStateName.allCases.map(\.rawValue) == [
-                "off", "waiting-for-sensor", "active", "resting", "touched", "following",
+                "off", "waiting-for-sensor", "active", "resting", "touched", "following", "paused",
             ])
     }
 

@@ -100,7 +100,10 @@ import Testing
 
     @Test func listsTheKeysWhenNothingIsClose() throws {
         let error = try #require(parseError("[Activation]\nFrobnicate=1\n"))
-        #expect(error.message == "unknown key 'Frobnicate' in [Activation]; the keys of [Activation] are When")
+        #expect(
+            error.message
+                == "unknown key 'Frobnicate' in [Activation]; the keys of [Activation] are When, PauseWhenLocked, "
+                + "PauseWhenIdle, PauseWhenLidClosed, PauseWithoutSession, PauseForSleep")
     }
 
     @Test func suggestsTheNearestSection() throws {

@@ -35,6 +35,13 @@ final class FakeDescriptor {
     }
 }
 
+/// What the fakes did, in order: for checks of order across them (the
+/// sensor let go of before the sleep inhibitor closes).
+final class FakeEventLog {
+    private(set) var entries: [String] = []
+    func note(_ entry: String) { entries.append(entry) }
+}
+
 /// A sensor held by a synthetic person: the capture a fake platform opens
 /// reads it at the capture's rate, on the fake clock.
 final class FakeSensor {
@@ -79,8 +86,11 @@ final class FakeCapture: SampleSource {
     /// The sample rates `follow` was asked for, in order of change.
     private(set) var demands: [Double] = []
 
-    init(sensor: FakeSensor, rate: Double, now: Double) {
+    private let events: FakeEventLog
+
+    init(sensor: FakeSensor, rate: Double, now: Double, events: FakeEventLog) {
         self.sensor = sensor
+        self.events = events
         fullRate = rate
         currentRate = rate
         nextSample = now
@@ -107,10 +117,14 @@ final class FakeCapture: SampleSource {
         settingWrites += 1
     }
 
-    func release() { released = true }
+    func release() {
+        released = true
+        events.note("capture released")
+    }
 
     func releaseForRetry() -> SettingsJournal {
         released = true
+        events.note("capture released")
         releasedForRetry = true
         return SettingsJournal()
     }
@@ -121,6 +135,9 @@ final class FakeOutput: FrameOutput {
     private(set) var frames: [(time: Double, frame: ScrollFrame)] = []
     private(set) var closed = false
     var deviceNode: String? { "/dev/input/event99" }
+    private let events: FakeEventLog
+
+    init(events: FakeEventLog) { self.events = events }
 
     func emit(_ frame: ScrollFrame, at time: Double, readout: () -> ScrollReadout) throws(OutputError) {
         #expect(!closed, "no frame after the device is gone")
@@ -129,7 +146,10 @@ final class FakeOutput: FrameOutput {
 
     func note(_ change: PhysicsChange, at time: Double, readout: () -> ScrollReadout) {}
 
-    func close() { closed = true }
+    func close() {
+        closed = true
+        events.note("output closed")
+    }
 
     /// Hi-res units scrolled between two times.
     func hiRes(from start: Double = -.infinity, to end: Double = .infinity) -> Int {
@@ -182,19 +202,34 @@ final class FakeHotplug: DeviceEventSource {
     func close() {}
 }
 
-/// A tablet-mode switch.
-final class FakeSwitch: TabletModeInput {
+/// A tablet-mode switch, or a lid switch.
+final class FakeSwitch: SwitchInput {
     private let readable = FakeDescriptor()
-    private(set) var isTabletMode: Bool
+    let kinds: SwitchKinds
+    private(set) var isTabletMode = false
+    private(set) var isLidClosed = false
     private var pending: Bool?
-    let deviceNode: DeviceText = "/dev/input/event5"
-    let name: DeviceText = "Intel HID switches"
+    let deviceNode: DeviceText
+    let name: DeviceText
     var descriptor: FileDescriptor { readable.descriptor }
 
-    init(tabletMode: Bool) { isTabletMode = tabletMode }
+    init(tabletMode: Bool) {
+        kinds = .tabletMode
+        isTabletMode = tabletMode
+        deviceNode = "/dev/input/event5"
+        name = "Intel HID switches"
+    }
 
-    func flip(to tabletMode: Bool) {
-        pending = tabletMode
+    init(lidClosed: Bool) {
+        kinds = .lid
+        isLidClosed = lidClosed
+        deviceNode = "/dev/input/event0"
+        name = "Lid Switch"
+    }
+
+    /// Tablet mode, or the lid closed.
+    func flip(to on: Bool) {
+        pending = on
         readable.signal()
     }
 
@@ -202,8 +237,9 @@ final class FakeSwitch: TabletModeInput {
         readable.clear()
         guard let pending else { return false }
         self.pending = nil
-        defer { isTabletMode = pending }
-        return pending != isTabletMode
+        let was = kinds == .lid ? isLidClosed : isTabletMode
+        if kinds == .lid { isLidClosed = pending } else { isTabletMode = pending }
+        return pending != was
     }
 
     func close() {}
@@ -251,6 +287,100 @@ struct FakeTouchInputs: TouchInputOpener {
     }
 }
 
+/// logind, scripted by the test: each view it `say`s reaches the loop at
+/// its next round, through the bus's descriptor. Its sleep inhibitor
+/// behaves as `LogindWatch`'s: held from the start when wanted, closed by
+/// the daemon (`allowSleep`), taken again once the machine is back.
+final class FakeLogind: LogindSource {
+    private var queued: [LogindView] = []
+    private(set) var current = LogindView.unknown
+    private(set) var holdsInhibitor = false
+    private(set) var wantsInhibitor = false
+    private(set) var watched = 0
+    private(set) var closed = false
+    let events: FakeEventLog
+    /// Wakes the loop (the bus's descriptor).
+    let wake: () -> Void
+
+    init(events: FakeEventLog, wake: @escaping () -> Void) {
+        self.events = events
+        self.wake = wake
+    }
+
+    /// logind's next word.
+    func say(_ view: LogindView) {
+        queued.append(view)
+        current = view
+        if !view.isKnown {
+            // Gone: its inhibitor with it.
+            holdsInhibitor = false
+        } else if !view.preparingForSleep {
+            take()
+        }
+        wake()
+    }
+
+    func started(holdingSleepInhibitor: Bool) {
+        watched += 1
+        closed = false
+        wantsInhibitor = holdingSleepInhibitor
+        take()
+    }
+
+    private func take() {
+        guard wantsInhibitor, !holdsInhibitor, !closed else { return }
+        holdsInhibitor = true
+        events.note("inhibitor taken")
+    }
+
+    func takeViews() -> [LogindView] {
+        defer { queued.removeAll() }
+        return queued
+    }
+
+    func allowSleep() {
+        if holdsInhibitor {
+            holdsInhibitor = false
+            events.note("inhibitor closed")
+        }
+        if !current.preparingForSleep { take() }
+    }
+
+    func holdSleepInhibitor(_ wanted: Bool) {
+        wantsInhibitor = wanted
+        if wanted { take() } else { holdsInhibitor = false }
+    }
+
+    func close() {
+        closed = true
+        holdsInhibitor = false
+    }
+}
+
+extension LogindView {
+    /// seat0's active session is a person's, in the state given.
+    static func session(
+        _ id: String = "2", locked: Bool = false, idle: Bool = false, sessionClass: String = "user",
+        active: Bool = true, sleeping: Bool = false
+    ) -> LogindView {
+        LogindView(
+            isKnown: true,
+            session: SeatSession(
+                id: id, sessionClass: sessionClass, isActive: active, isLocked: locked, isIdle: idle),
+            preparingForSleep: sleeping)
+    }
+
+    /// seat0 without an active session (another virtual terminal, nobody logged in).
+    static let noSession = LogindView(isKnown: true, session: nil, preparingForSleep: false)
+
+    /// The same, going to sleep or back.
+    func sleeping(_ on: Bool) -> LogindView {
+        var view = self
+        view.preparingForSleep = on
+        return view
+    }
+}
+
 /// The bus, with callers scripted by the test: what they ask is handed to
 /// the loop in `process`, what the daemon publishes is kept.
 final class FakeBus: BusEndpoint {
@@ -258,7 +388,11 @@ final class FakeBus: BusEndpoint {
     private var queued: [ControlRequest] = []
     /// Every snapshot published, in order.
     private(set) var published: [DaemonSnapshot] = []
+    private(set) lazy var logind = FakeLogind(events: eventLog) { [readable] in readable.signal() }
+    let eventLog: FakeEventLog
     var descriptor: FileDescriptor { readable.descriptor }
+
+    init(events: FakeEventLog) { eventLog = events }
     var events: Int16 { Int16(POLLIN) }
     func deadline(now: Double) -> Double? { nil }
 
@@ -267,13 +401,22 @@ final class FakeBus: BusEndpoint {
         readable.signal()
     }
 
+    /// The connection is lost at the next `process`.
+    var fails = false
+
     func process(into requests: inout [ControlRequest]) throws(BusError) {
         readable.clear()
+        if fails { throw BusError(name: "org.freedesktop.DBus.Error.Disconnected", message: "lost in this test") }
         requests += queued
         queued.removeAll()
     }
 
     func publish(_ snapshot: DaemonSnapshot) { published.append(snapshot) }
+
+    func watchLogind(holdingSleepInhibitor: Bool) throws(BusError) -> LogindSource {
+        logind.started(holdingSleepInhibitor: holdingSleepInhibitor)
+        return logind
+    }
 
     func close() {}
 }
@@ -300,8 +443,13 @@ final class FakePlatform: DaemonPlatform {
     let hotplug = FakeHotplug()
     var hasHotplug = true
     var switches: [FakeSwitch] = []
+    /// The kinds of switch the daemon asked for, scan by scan.
+    private(set) var switchScans: [SwitchKinds] = []
     let touchscreen = FakeTouchscreen()
-    var bus: FakeBus? = FakeBus()
+    let events = FakeEventLog()
+    lazy var bus: FakeBus? = FakeBus(events: events)
+    /// Times the loop slept in `wait` and woke (each a round).
+    private(set) var wakeUps = 0
     /// Creating the uinput device fails with this, while set.
     var uinputFailure: OutputError?
     private(set) var captures: [FakeCapture] = []
@@ -325,6 +473,7 @@ final class FakePlatform: DaemonPlatform {
     struct Idle: Error {}
 
     func wait(_ poller: inout Poller, until deadline: Double?, now: Double) throws(SystemError) {
+        wakeUps += 1
         try poller.wait(until: clock, now: clock)
         if poller.anyReady { return }
         let target = min(deadline ?? .infinity, steps.first?.time ?? .infinity)
@@ -364,14 +513,14 @@ final class FakePlatform: DaemonPlatform {
             throw CaptureError(kind: .deviceGone, message: "\(device.sysfsPath) is gone")
         }
         if let failure = sensor.openFailure { throw failure }
-        let capture = FakeCapture(sensor: sensor, rate: settings.sampleRate, now: clock)
+        let capture = FakeCapture(sensor: sensor, rate: settings.sampleRate, now: clock, events: events)
         captures.append(capture)
         return capture
     }
 
     func openScrollDevice(horizontal: Bool) throws(OutputError) -> FrameOutput {
         if let uinputFailure { throw uinputFailure }
-        let output = FakeOutput()
+        let output = FakeOutput(events: events)
         outputs.append(output)
         return output
     }
@@ -381,10 +530,13 @@ final class FakePlatform: DaemonPlatform {
         return hotplug
     }
 
-    func scanTabletModeSwitches() -> [TabletModeInput] { switches }
+    func scanSwitches(_ kinds: SwitchKinds) -> [SwitchInput] {
+        switchScans.append(kinds)
+        return switches.filter { !$0.kinds.intersection(kinds).isEmpty }
+    }
 
-    func openTabletModeSwitch(_ node: DeviceText) -> TabletModeInput? {
-        switches.first { $0.deviceNode == node }
+    func openSwitch(_ node: DeviceText, _ kinds: SwitchKinds) -> SwitchInput? {
+        switches.first { $0.deviceNode == node && !$0.kinds.intersection(kinds).isEmpty }
     }
 
     var touchInputs: TouchInputOpener { FakeTouchInputs(screen: touchscreen) }

@@ -101,10 +101,10 @@ struct ScrollDeviceOnTheKernel {
         #expect(throws: OutputError.self) { try device.emit(ScrollFrame(verticalHiRes: 1)) }
     }
 
-    @Test func ourOwnDeviceIsNeverATabletModeSwitch() throws {
+    @Test func ourOwnDeviceIsNeverASwitch() throws {
         let device = try ScrollDevice.create(horizontal: false)
         defer { device.destroy() }
         let node = try #require(device.deviceNode)
-        #expect(try TabletModeSwitch.open(deviceNode: DeviceText(node)) == nil)
+        #expect(try MachineSwitch.open(deviceNode: DeviceText(node), [.tabletMode, .lid]) == nil)
     }
 }

@@ -45,6 +45,11 @@ import Testing
             "Scroll.PauseOnTouch": boolean(s.pauseOnTouch),
             "Scroll.ZeroOnTouch": boolean(s.zeroOnTouch),
             "Activation.When": c.activation.when.rawValue,
+            "Activation.PauseWhenLocked": boolean(c.activation.pauseWhenLocked),
+            "Activation.PauseWhenIdle": boolean(c.activation.pauseWhenIdle),
+            "Activation.PauseWhenLidClosed": boolean(c.activation.pauseWhenLidClosed),
+            "Activation.PauseWithoutSession": boolean(c.activation.pauseWithoutSession),
+            "Activation.PauseForSleep": boolean(c.activation.pauseForSleep),
         ]
     }
 

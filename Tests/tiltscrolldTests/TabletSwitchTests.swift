@@ -9,35 +9,37 @@ import Testing
 @Suite struct TabletSwitchDiscovery {
     @Test func picksEventNodesInNumericOrder() {
         let names = ["mice", "event10", "event2", "mouse0", "event0", "eventX", "event", "by-path", "event-1"]
-        #expect(TabletModeSwitch.eventNodeNames(names) == ["event0", "event2", "event10"])
+        #expect(MachineSwitch.eventNodeNames(names) == ["event0", "event2", "event10"])
     }
 
     @Test func aMissingInputDirectoryHasNoSwitches() {
-        #expect(TabletModeSwitch.scan(directory: "/nonexistent/input").isEmpty)
+        #expect(MachineSwitch.scan([.tabletMode, .lid], directory: "/nonexistent/input").isEmpty)
     }
 
     @Test func nodesThatAreNotInputDevicesAreSkipped() throws {
         let scratch = try ScratchDirectory()
         _ = try scratch.write("event0", Array("not a device".utf8))
         _ = try scratch.write("event1", [])
-        #expect(TabletModeSwitch.scan(directory: scratch.path).isEmpty)
+        #expect(MachineSwitch.scan([.tabletMode, .lid], directory: scratch.path).isEmpty)
     }
 
     @Test func openingAVanishedNodeSaysTheDeviceIsGone() {
         let node: DeviceText = "/nonexistent/input/event7"
-        #expect(throws: InputDeviceError.deviceGone(path: node)) { try TabletModeSwitch.open(deviceNode: node) }
+        #expect(throws: InputDeviceError.deviceGone(path: node)) {
+            try MachineSwitch.open(deviceNode: node, .tabletMode)
+        }
     }
 
     @Test func openingAFileThatIsNoInputDeviceSaysSo() throws {
         let scratch = try ScratchDirectory()
         let path = DeviceText(try scratch.write("event3", Array("x".utf8)))
         #expect(throws: InputDeviceError.notAnInputDevice(path: path)) {
-            try TabletModeSwitch.open(deviceNode: path)
+            try MachineSwitch.open(deviceNode: path, .tabletMode)
         }
     }
 
     @Test func permissionProblemsSayWhatIsNeeded() {
-        let error = TabletModeSwitch.openError(
+        let error = MachineSwitch.openError(
             SystemError(code: .permissionDenied, operation: "open"), path: "/dev/input/event4")
         #expect(error == .permissionDenied(path: "/dev/input/event4"))
         #expect(
@@ -79,18 +81,18 @@ struct TabletSwitchOnTheKernel {
     @Test func findsASwitchByCapabilityAndReadsItsState() throws {
         let fake = try FakeSwitchDevice(name: "Intel Virtual Switches", switches: [SW_TABLET_MODE, SW_DOCK])
         fake.set(SW_TABLET_MODE, 1)
-        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
+        let found = try #require(try MachineSwitch.open(deviceNode: DeviceText(fake.node), .tabletMode))
         defer { found.close() }
         #expect(found.name == "Intel Virtual Switches")
         #expect(found.deviceNode == DeviceText(fake.node))
         #expect(found.isTabletMode)
-        #expect(TabletModeSwitch.scan().contains { $0.deviceNode == DeviceText(fake.node) })
+        #expect(MachineSwitch.scan(.tabletMode).contains { $0.deviceNode == DeviceText(fake.node) })
     }
 
     @Test func aSwitchNamedWithTerminalEscapesIsShownEscaped() throws {
         // A USB device names itself; the kernel passes the name on as it is.
         let fake = try FakeSwitchDevice(name: "switch\u{1B}]0;owned\u{07}\u{1B}[2J", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
+        let found = try #require(try MachineSwitch.open(deviceNode: DeviceText(fake.node), .tabletMode))
         defer { found.close() }
         #expect(found.name.bytes == Array("switch\u{1B}]0;owned\u{07}\u{1B}[2J".utf8))
         #expect("\(found.name)" == "switch\\x1b]0;owned\\x07\\x1b[2J")
@@ -98,13 +100,40 @@ struct TabletSwitchOnTheKernel {
 
     @Test func aDeviceWithOtherSwitchesIsNotOne() throws {
         let lid = try FakeSwitchDevice(name: "Lid Switch", switches: [SW_LID])
-        #expect(try TabletModeSwitch.open(deviceNode: DeviceText(lid.node)) == nil)
-        #expect(!TabletModeSwitch.scan().contains { $0.deviceNode == DeviceText(lid.node) })
+        #expect(try MachineSwitch.open(deviceNode: DeviceText(lid.node), .tabletMode) == nil)
+        #expect(!MachineSwitch.scan(.tabletMode).contains { $0.deviceNode == DeviceText(lid.node) })
+    }
+
+    @Test func aLidSwitchIsOpenedWhenLidsAreAskedForAndReadsClosed() throws {
+        let fake = try FakeSwitchDevice(name: "Lid Switch", switches: [SW_LID])
+        fake.set(SW_LID, 1)
+        let found = try #require(try MachineSwitch.open(deviceNode: DeviceText(fake.node), [.tabletMode, .lid]))
+        defer { found.close() }
+        #expect(found.kinds == .lid && found.isLidClosed && !found.isTabletMode)
+        #expect(MachineSwitch.scan(.lid).contains { $0.deviceNode == DeviceText(fake.node) })
+        fake.set(SW_LID, 0)
+        #expect(try found.drain() == true)
+        #expect(!found.isLidClosed)
+    }
+
+    @Test func aDeviceWithBothSwitchesReportsOnlyWhatWasAskedFor() throws {
+        let fake = try FakeSwitchDevice(name: "Intel HID switches", switches: [SW_TABLET_MODE, SW_LID])
+        fake.set(SW_LID, 1)
+        fake.set(SW_TABLET_MODE, 1)
+        let tablet = try #require(try MachineSwitch.open(deviceNode: DeviceText(fake.node), .tabletMode))
+        defer { tablet.close() }
+        #expect(tablet.kinds == .tabletMode && tablet.isTabletMode && !tablet.isLidClosed)
+        let both = try #require(try MachineSwitch.open(deviceNode: DeviceText(fake.node), [.tabletMode, .lid]))
+        defer { both.close() }
+        #expect(both.kinds == [.tabletMode, .lid] && both.isTabletMode && both.isLidClosed)
+        fake.set(SW_LID, 0)
+        #expect(try tablet.drain() == false, "the lid is not what it was opened for")
+        #expect(try both.drain() == true && !both.isLidClosed)
     }
 
     @Test func drainReportsChangesOnlyWhenTheStateChanges() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
+        let found = try #require(try MachineSwitch.open(deviceNode: DeviceText(fake.node), .tabletMode))
         defer { found.close() }
         #expect(!found.isTabletMode)
         #expect(try found.drain() == false)
@@ -125,7 +154,7 @@ struct TabletSwitchOnTheKernel {
     /// the resync can tell that the machine is now a tablet.
     @Test func resyncsAfterDroppedEvents() throws {
         let fake = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE, SW_DOCK])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake.node)))
+        let found = try #require(try MachineSwitch.open(deviceNode: DeviceText(fake.node), .tabletMode))
         defer { found.close() }
         fake.set(SW_TABLET_MODE, 1)
         for i in 0..<2000 { fake.set(SW_DOCK, Int32(1 - i % 2)) }
@@ -135,7 +164,7 @@ struct TabletSwitchOnTheKernel {
 
     @Test func anUnpluggedSwitchIsGone() throws {
         var fake: FakeSwitchDevice? = try FakeSwitchDevice(name: "switch", switches: [SW_TABLET_MODE])
-        let found = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(fake!.node)))
+        let found = try #require(try MachineSwitch.open(deviceNode: DeviceText(fake!.node), .tabletMode))
         defer { found.close() }
         fake = nil
         #expect(throws: InputDeviceError.deviceGone(path: found.deviceNode)) { try found.drain() }

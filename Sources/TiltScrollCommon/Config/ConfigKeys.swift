@@ -107,6 +107,23 @@ extension ConfigKey {
         .choice(
             .activation, "When", \.activation.when, words: words(of: ActivationMode.self),
             help: "when tilt scrolling is on: auto follows a tablet-mode switch where one exists, "
-                + "else always; manual toggles with tiltscrolld --toggle")
+                + "else always; manual toggles with tiltscrollctl toggle"),
+        .boolean(
+            .activation, "PauseWhenLocked", \.activation.pauseWhenLocked,
+            help: "pause while the screen of the active session is locked (logind's LockedHint)"),
+        .boolean(
+            .activation, "PauseWhenIdle", \.activation.pauseWhenIdle,
+            help: "pause while the active session is idle (logind's IdleHint, set when the desktop blanks the screen)"),
+        .boolean(
+            .activation, "PauseWhenLidClosed", \.activation.pauseWhenLidClosed,
+            help: "pause while a lid switch (SW_LID) reports the lid closed (no: lid switches are not even opened)"),
+        .boolean(
+            .activation, "PauseWithoutSession", \.activation.pauseWithoutSession,
+            help: "pause while no session is active on seat0: a login screen, another virtual terminal "
+                + "(no: for a kiosk without sessions)"),
+        .boolean(
+            .activation, "PauseForSleep", \.activation.pauseForSleep,
+            help: "let go of the sensor and the virtual wheel before the machine sleeps, holding sleep back "
+                + "meanwhile (a logind delay inhibitor), and start afresh after it"),
     ]
 }

@@ -35,6 +35,19 @@ package struct DeviceSettings: Equatable {
 /// `[Activation]`.
 package struct ActivationSettings: Equatable {
     package var when: ActivationMode = .auto
+    /// Quiet while the active session's screen is locked (logind's `LockedHint`).
+    package var pauseWhenLocked = true
+    /// Quiet while the active session is idle (logind's `IdleHint`).
+    package var pauseWhenIdle = true
+    /// Quiet while a `SW_LID` switch reports the lid closed.
+    package var pauseWhenLidClosed = true
+    /// Quiet while seat0 has no active session, or a greeter's.
+    package var pauseWithoutSession = true
+    /// Let go of the sensor and the wheel before sleep, under a logind delay inhibitor.
+    package var pauseForSleep = true
+
+    /// Whether any of the keys asks what logind says.
+    package var followsLogind: Bool { pauseWhenLocked || pauseWhenIdle || pauseWithoutSession || pauseForSleep }
 }
 
 /// The whole configuration: `/etc/tiltscroll.conf` or `--config PATH`.

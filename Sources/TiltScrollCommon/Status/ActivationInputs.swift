@@ -1,10 +1,13 @@
 /// What decides whether tilt scrolling is wanted: the person's switch
 /// (`Enabled` on the bus, SIGUSR2, `tiltscrollctl toggle`), the
-/// administrator's `[Activation] When=` and the machine's tablet-mode switch.
+/// administrator's `[Activation] When=`, the machine's tablet-mode switch,
+/// and whether anybody can be reading (`pause`).
 ///
 /// `Enabled` sits on top of `When=`: switched off, nothing scrolls whatever
 /// `When=` says; switched on, `When=` decides. `When=manual` is "on while
-/// enabled", and starts disabled on a first start (`initialEnabled`).
+/// enabled", and starts disabled on a first start (`initialEnabled`). A
+/// pause sits below both: it quiets a daemon they want, and is said only
+/// then (switched off and locked is "off", not "paused").
 package struct ActivationInputs: Equatable {
     package var mode: ActivationMode
     /// The state of a `SW_TABLET_MODE` switch (true in tablet mode); nil
@@ -12,6 +15,10 @@ package struct ActivationInputs: Equatable {
     package var tabletMode: Bool?
     /// The person's switch.
     package var enabled: Bool
+    /// Why nobody can be reading now (the screen locked, the lid closed,
+    /// sleep...), as far as the `Pause*=` keys let it count; nil when
+    /// somebody may be.
+    package var pause: PauseReason?
 
     /// `Enabled` on a first start, before anything was persisted: off for
     /// `When=manual` (the administrator asked for scrolling only on request),
@@ -20,8 +27,17 @@ package struct ActivationInputs: Equatable {
         mode != .manual
     }
 
-    /// Whether the switch, the settings and the machine's state ask for scrolling.
-    package var isWanted: Bool {
+    /// Whether the switch, the settings and the machine's state ask for
+    /// scrolling and nobody's absence keeps it quiet.
+    package var isWanted: Bool { isWantedByPolicy && pause == nil }
+
+    /// The pause that keeps a wanted daemon quiet; nil when it is not
+    /// paused, or off anyway.
+    package var pausedBy: PauseReason? { isWantedByPolicy ? pause : nil }
+
+    /// Whether the switch, `When=` and the tablet-mode switch ask for
+    /// scrolling, whoever is there.
+    package var isWantedByPolicy: Bool {
         guard enabled else { return false }
         switch mode {
         case .always, .manual: return true
@@ -34,6 +50,7 @@ package struct ActivationInputs: Equatable {
     /// and the bus; nil while it is wanted.
     package var offReason: String? {
         guard !isWanted else { return nil }
+        if let pausedBy { return pausedBy.sentence }
         if !enabled {
             return mode == .manual
                 ? "switched off (When=manual; switch it on with tiltscrollctl enable or from the desktop)"
@@ -43,9 +60,10 @@ package struct ActivationInputs: Equatable {
         return "not in tablet mode"
     }
 
-    package init(mode: ActivationMode, tabletMode: Bool? = nil, enabled: Bool) {
+    package init(mode: ActivationMode, tabletMode: Bool? = nil, enabled: Bool, pause: PauseReason? = nil) {
         self.mode = mode
         self.tabletMode = tabletMode
         self.enabled = enabled
+        self.pause = pause
     }
 }

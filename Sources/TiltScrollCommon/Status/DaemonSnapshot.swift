@@ -7,7 +7,8 @@ import ScrollPhysics
 /// each round and the views are remade only when it changed.
 package struct DaemonSnapshot: Equatable {
     package enum Phase: Equatable {
-        /// Not wanted: why, from the switch, `[Activation]` and the tablet-mode switch.
+        /// Not wanted: why, from the switch, `[Activation]` and the
+        /// tablet-mode switch, or paused because nobody can be reading.
         case off(ActivationInputs)
         /// Wanted, no sensor captured yet: the failure that keeps it so, if any.
         case waitingForSensor(CaptureFailure?)
@@ -37,7 +38,8 @@ package struct DaemonSnapshot: Equatable {
     package var stateName: ScrollingStateName {
         switch phase {
         case .active(_, let intent): ScrollingStateName(activeIn: intent)
-        case .off, .failed: .off
+        case .off(let activation): activation.pausedBy == nil ? .off : .paused
+        case .failed: .off
         case .waitingForSensor: .waitingForSensor
         }
     }
@@ -50,6 +52,7 @@ package struct DaemonSnapshot: Equatable {
             return "Scrolling with \(name) (\(mode.rawValue) capture)"
                 + (intent.map { "; \($0.name): \($0.reason)" } ?? "")
         case .off(let activation):
+            if let pause = activation.pausedBy { return "Scrolling paused: \(pause.sentence)" }
             return "Scrolling off: \(activation.offReason ?? "not wanted")"
         case .failed(let failure):
             return failure.sentence
@@ -110,6 +113,11 @@ package enum ScrollingStateName: String, CaseIterable, Equatable {
     case touched
     /// Active, held still: the neutral pose follows a slow drift.
     case following
+    /// Switched on and wanted by `[Activation]`, but quiet because nobody
+    /// can be reading (`PauseReason`: the screen locked, the session idle,
+    /// the lid closed, sleep, no session on the seat): the sensor released,
+    /// no wheel; back by itself when somebody can read again.
+    case paused
 
     /// The name of an active daemon whose intent guard is in `intent`
     /// (nil: not known yet, as before the first sample).

@@ -70,4 +70,8 @@ extension BusService: BusEndpoint {
     var descriptor: FileDescriptor { connection.descriptor }
     var events: Int16 { connection.events }
     func deadline(now: Double) -> Double? { connection.deadline(now: now) }
+
+    func watchLogind(holdingSleepInhibitor: Bool) throws(BusError) -> LogindSource {
+        try LogindWatch.start(on: connection, holdingSleepInhibitor: holdingSleepInhibitor)
+    }
 }

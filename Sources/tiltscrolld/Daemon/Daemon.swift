@@ -26,8 +26,9 @@ struct DaemonRole {
 /// - `persistence`: the person's controls and the neutral pose, kept
 ///   across restarts; `instance`: the PID file and the settings journal;
 /// - the event sources: `signals`, `hotplug` (udev), `switches`
-///   (tablet mode), `touch` (touchscreens and pens), `bus` (the D-Bus
-///   interface), `monitors` (`tiltscrollctl monitor`);
+///   (tablet mode, the lid), `touch` (touchscreens and pens), `bus` (the
+///   D-Bus interface), `logind` (the person's session and sleep, on the
+///   bus's connection), `monitors` (`tiltscrollctl monitor`);
 /// - `snapshot`: what the daemon is doing, built once a round; the systemd
 ///   status, the bus's properties and the monitors' state derive from it.
 ///
@@ -52,9 +53,15 @@ final class Daemon {
     private var instance: DaemonInstance?
     private let signals: SignalSource
     private var hotplug: DeviceEventSource?
-    private var switches = TabletModeSwitches()
+    private var switches = MachineSwitches()
     private let touch: TouchDevices
     private var bus: BusEndpoint?
+    /// logind, while a `Pause*=` key asks what it says and the bus is there.
+    private var logind: LogindSource?
+    /// What logind said last; `.unknown` without it.
+    private var logindView = LogindView.unknown
+    /// The lid switches' state said last, to say changes once.
+    private var lidClosed: Bool?
     private var monitors = MonitorStreams()
     private var notifier: ServiceNotifier
     /// What the daemon was doing at the end of the last round.
@@ -164,6 +171,9 @@ final class Daemon {
         let now = platform.now()
         letGoOfSensor()
         persistence.flush(now: now)
+        // After the sensor: the sleep inhibitor may hold sleep back until then.
+        logind?.close()
+        logind = nil
         bus?.close()
         bus = nil
         monitors.closeAll()
@@ -199,13 +209,16 @@ final class Daemon {
         if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
         if !switches.switches.isEmpty {
             switches.drainReadable { poller.isReadable($0) }
-            followTabletMode(now: woke)
+            followSwitchStates(now: woke)
         }
         if !touch.devices.isEmpty {
             touch.drainReadable { poller.isReadable($0) }
             passTouchChanges(now: woke)
         }
-        if let busSlot { serveBus(ready: poller.isReady(busSlot), now: woke) }
+        if let busSlot {
+            serveBus(ready: poller.isReady(busSlot), now: woke)
+            takeLogindViews(now: woke)
+        }
         if !monitors.isEmpty { monitors.dropClosed { poller.isReady($0) } }
         applyRequests(now: woke)
         // The session may have changed with the requests: the one open now.
@@ -387,6 +400,8 @@ final class Daemon {
             Log.info("Scrolling with \(name) (\(mode) capture)\(node)")
         case .stopped(let reason):
             Log.info("Scrolling off: \(reason)")
+        case .paused(let reason):
+            Log.info("Scrolling paused: \(reason.sentence)")
         case .failure(.failing(let failure, let retryIn)):
             Log.warning(
                 "\(failure.sentence); trying again in \(RetryBackoff.format(retryIn)), then less and less often "
@@ -433,7 +448,9 @@ final class Daemon {
             try bus.process(into: &requests)
         } catch {
             Log.warning(
-                "Lost the system bus (\(error.message)); the D-Bus interface is off until tiltscrolld restarts")
+                "Lost the system bus (\(error.message)); the D-Bus interface is off and the session is not "
+                    + "followed until tiltscrolld restarts")
+            stopWatchingLogind(now: now)
             bus.close()
             self.bus = nil
         }
@@ -527,9 +544,14 @@ final class Daemon {
             // The wheel's capabilities changed: a new uinput device.
             step(.outputSettingsChanged, now: now)
         }
-        if new.activation.when != old.activation.when {
-            step(.modeChanged(new.activation.when), now: now)
+        if new.activation.when != old.activation.when { step(.modeChanged(new.activation.when), now: now) }
+        if new.activation != old.activation {
             followSwitches(now: now)
+            watchLogind(now: now)
+            if new.activation.pauseForSleep != old.activation.pauseForSleep {
+                logind?.holdSleepInhibitor(new.activation.pauseForSleep)
+            }
+            updatePause(now: now)
         }
     }
 
@@ -547,8 +569,8 @@ final class Daemon {
                     appeared = true
                 }
             case "input":
-                switches.handle(event, wanted: wantsSwitches, on: platform)
-                followTabletMode(now: now)
+                switches.handle(event, on: platform)
+                followSwitchStates(now: now)
                 handleTouchDeviceEvent(event, now: now)
             default:
                 break
@@ -561,8 +583,8 @@ final class Daemon {
                 step(.sensorRemoved, now: now)
             }
             appeared = true
-            switches.rescan(wanted: wantsSwitches, on: platform)
-            followTabletMode(now: now)
+            switches.rescan(on: platform)
+            followSwitchStates(now: now)
             touch.refresh()
             passTouchChanges(now: now)
         }
@@ -593,25 +615,94 @@ final class Daemon {
         }
     }
 
-    // MARK: - Tablet-mode switches
+    // MARK: - The machine's switches
 
-    /// Only `auto` and `tablet-mode` care about switches; the others never open them.
-    private var wantsSwitches: Bool {
+    /// The switches a key asks for: tablet mode for `When=auto` and
+    /// `tablet-mode`, the lid for `PauseWhenLidClosed=yes`. The others are
+    /// never opened.
+    private var wantedSwitches: SwitchKinds {
+        var kinds: SwitchKinds = []
         let mode = lifecycle.activation.mode
-        return mode == .auto || mode == .tabletMode
+        if mode == .auto || mode == .tabletMode { kinds.insert(.tabletMode) }
+        if configuration.activation.pauseWhenLidClosed { kinds.insert(.lid) }
+        return kinds
     }
 
     private func followSwitches(now: Double) {
-        switches.follow(wanted: wantsSwitches, on: platform)
-        followTabletMode(now: now)
+        switches.follow(wantedSwitches, on: platform)
+        followSwitchStates(now: now)
     }
 
-    /// The switches' state into the lifecycle.
-    private func followTabletMode(now: Double) {
+    /// The switches' state into the lifecycle: tablet mode as an
+    /// activation input, the lid as a reason to pause.
+    private func followSwitchStates(now: Double) {
         let state = switches.tabletMode
-        guard state != lifecycle.activation.tabletMode else { return }
-        step(.tabletModeChanged(state), now: now)
-        if let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
+        if state != lifecycle.activation.tabletMode {
+            step(.tabletModeChanged(state), now: now)
+            if let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
+        }
+        let lid = switches.lidClosed
+        if lid != lidClosed {
+            if let lid, let was = lidClosed, lid != was { Log.info(lid ? "Lid closed" : "Lid opened") }
+            lidClosed = lid
+            updatePause(now: now)
+        }
+    }
+
+    // MARK: - Whether anybody can be reading
+
+    /// Follows logind while a `Pause*=` key asks what it says and the bus
+    /// is there; stops when none does (a reload).
+    private func watchLogind(now: Double) {
+        guard configuration.activation.followsLogind else {
+            stopWatchingLogind(now: now)
+            return
+        }
+        guard logind == nil, let bus else { return }
+        do {
+            logind = try bus.watchLogind(holdingSleepInhibitor: configuration.activation.pauseForSleep)
+        } catch {
+            Log.notice(
+                "Cannot follow logind (\(error.message)): the session (locked, idle, nobody there) and sleep are "
+                    + "not followed")
+        }
+    }
+
+    private func stopWatchingLogind(now: Double) {
+        guard let logind else { return }
+        logind.close()
+        self.logind = nil
+        logindView = .unknown
+        updatePause(now: now)
+    }
+
+    /// What logind said since the last round, in order: a sleep that came
+    /// and went between two rounds still lets go of the sensor, and comes
+    /// back to a fresh one. Once the sensor and the wheel are let go of,
+    /// the sleep inhibitor closes and sleep goes on.
+    private func takeLogindViews(now: Double) {
+        guard let logind else { return }
+        for view in logind.takeViews() {
+            logindView = view
+            updatePause(now: now)
+            letSleep(view, logind)
+        }
+        // An inhibitor taken while sleep is being prepared holds it no longer than one round.
+        letSleep(logindView, logind)
+    }
+
+    private func letSleep(_ view: LogindView, _ logind: LogindSource) {
+        if view.preparingForSleep, lifecycle.session == nil { logind.allowSleep() }
+    }
+
+    /// The pause the session, sleep and the lid call for, into the
+    /// lifecycle: paused, it lets go of the sensor and the wheel as when
+    /// switched off; resumed, it opens them afresh (a new neutral pose, a
+    /// new decision between a hand and a table).
+    private func updatePause(now: Double) {
+        let reason = configuration.activation.pauseReason(logind: logindView, lidClosed: switches.lidClosed)
+        guard reason != lifecycle.activation.pause else { return }
+        step(.pauseChanged(reason), now: now)
     }
 
     // MARK: - Touch
@@ -671,8 +762,11 @@ final class Daemon {
         } catch {
             Log.notice(
                 "No D-Bus interface (\(error.message)): tiltscrollctl enable, disable and status "
-                    + "cannot reach this daemon; signals still work")
+                    + "cannot reach this daemon; signals still work; the session (locked, idle, nobody there) "
+                    + "and sleep are not followed")
+            return
         }
+        watchLogind(now: platform.now())
     }
 
     // MARK: - The snapshot and its views

@@ -3,7 +3,8 @@ import TiltScrollCommon
 
 /// Everything the daemon's loop needs of the machine, behind one seam:
 /// the clock and the wait, the accelerometers and their captures, the
-/// uinput device, udev, the input devices it reads and the system bus.
+/// uinput device, udev, the input devices it reads (switches,
+/// touchscreens) and the system bus (its own interface and logind).
 ///
 /// `SystemPlatform` is the real machine. A unit test drives the real loop
 /// with a platform of fakes: a clock that jumps to the next deadline
@@ -34,10 +35,10 @@ protocol DaemonPlatform: AnyObject {
 
     /// udev's announcements of IIO and input devices.
     func openHotplug() throws(CaptureError) -> DeviceEventSource
-    /// Every `SW_TABLET_MODE` switch there is now.
-    func scanTabletModeSwitches() -> [TabletModeInput]
-    /// The device at `node` when it is a tablet-mode switch.
-    func openTabletModeSwitch(_ node: DeviceText) -> TabletModeInput?
+    /// Every switch there is now that reports one of `kinds` (`SW_TABLET_MODE`, `SW_LID`).
+    func scanSwitches(_ kinds: SwitchKinds) -> [SwitchInput]
+    /// The device at `node` when it is a switch reporting one of `kinds`.
+    func openSwitch(_ node: DeviceText, _ kinds: SwitchKinds) -> SwitchInput?
     /// Touchscreens and pens: listing and opening them.
     var touchInputs: TouchInputOpener { get }
     /// The daemon's interface on the system bus, publishing `snapshot` from the start.
@@ -53,13 +54,26 @@ protocol DeviceEventSource: AnyObject {
     func close()
 }
 
-/// A `SW_TABLET_MODE` switch, read-only.
-protocol TabletModeInput: AnyObject {
+/// The machine's switches the daemon reads.
+struct SwitchKinds: OptionSet, Equatable {
+    let rawValue: UInt8
+    /// `SW_TABLET_MODE`: a convertible folded into a tablet.
+    static let tabletMode = SwitchKinds(rawValue: 1)
+    /// `SW_LID`: the lid closed.
+    static let lid = SwitchKinds(rawValue: 2)
+}
+
+/// An input device reporting `SW_TABLET_MODE`, `SW_LID` or both, read-only.
+protocol SwitchInput: AnyObject {
     var descriptor: FileDescriptor { get }
     var deviceNode: DeviceText { get }
     var name: DeviceText { get }
+    /// Which of the switches it has.
+    var kinds: SwitchKinds { get }
+    /// False for a device without the switch.
     var isTabletMode: Bool { get }
-    /// Reads what is pending; true when the switch changed. Throws when the
+    var isLidClosed: Bool { get }
+    /// Reads what is pending; true when a switch changed. Throws when the
     /// device is gone.
     func drain() throws(InputDeviceError) -> Bool
     func close()
@@ -122,5 +136,27 @@ protocol BusEndpoint: AnyObject {
     /// Makes `snapshot` the published one, with one `PropertiesChanged`
     /// naming the properties that changed.
     func publish(_ snapshot: DaemonSnapshot)
+    /// Follows logind on the same connection: its signals and answers are
+    /// dispatched by `process`. Holds a sleep delay inhibitor when
+    /// `holdingSleepInhibitor`.
+    func watchLogind(holdingSleepInhibitor: Bool) throws(BusError) -> LogindSource
+    func close()
+}
+
+/// logind, followed on the daemon's bus connection (`LogindWatch`): seat0's
+/// active session and sleep, and the delay inhibitor that holds sleep back
+/// until the daemon has let go of the sensor and the wheel.
+protocol LogindSource: AnyObject {
+    /// Every view logind's signals and answers made since the last call,
+    /// oldest first, each different from the one before: a sleep that came
+    /// and went between two rounds is still seen as two views.
+    func takeViews() -> [LogindView]
+    /// Closes the delay inhibitor, if one is held, so that sleep goes on;
+    /// a new one is taken once the machine is back. Called once the sensor
+    /// and the wheel are let go of.
+    func allowSleep()
+    /// Takes the delay inhibitor (now, and after each sleep), or lets it go.
+    func holdSleepInhibitor(_ wanted: Bool)
+    /// Stops following, and closes the inhibitor.
     func close()
 }

@@ -96,6 +96,8 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         case modeChanged(ActivationMode)
         /// The tablet-mode switch; nil when the machine has none (any more).
         case tabletModeChanged(Bool?)
+        /// Why nobody can be reading (the session, sleep, the lid); nil when somebody may be.
+        case pauseChanged(PauseReason?)
         /// The first round of the loop is done: failures are retried from now on.
         case started
         /// Discovery chose this sensor.
@@ -133,6 +135,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
             case .enabledChanged(let on): on ? "enabled" : "disabled"
             case .modeChanged(let mode): "mode-\(mode.rawValue)"
             case .tabletModeChanged(let on): on.map { $0 ? "tablet-mode" : "laptop-mode" } ?? "no-tablet-switch"
+            case .pauseChanged(let reason): reason.map { "paused-\($0.rawValue)" } ?? "unpaused"
             case .started: "started"
             case .sensorFound: "sensor-found"
             case .sensorNotFound: "sensor-not-found"
@@ -157,6 +160,8 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         case started
         /// Scrolling stopped because it is no longer wanted; the reason.
         case stopped(String)
+        /// Scrolling stopped because nobody can be reading.
+        case paused(PauseReason)
         /// A failed attempt worth saying, from the back-off.
         case failure(RetryBackoff.Report)
         /// A capture proved itself after this many failed attempts.
@@ -254,6 +259,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         case .enabledChanged(let on): activation.enabled = on
         case .modeChanged(let mode): activation.mode = mode
         case .tabletModeChanged(let on): activation.tabletMode = on
+        case .pauseChanged(let reason): activation.pause = reason
         case .started: hasStarted = true
         default:
             switch state {
@@ -499,7 +505,8 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
             guard !isWanted else { return }
             outcome.released = (active.session, false)
             state = .off(remembered: active.sensor)
-            outcome.report = outcome.report ?? .stopped(activation.offReason ?? "off")
+            outcome.report =
+                outcome.report ?? activation.pausedBy.map { .paused($0) } ?? .stopped(activation.offReason ?? "off")
         case .opening(let sensor, let kept), .retrying(let sensor, _, let kept):
             guard !isWanted else { return }
             outcome.restore = kept

@@ -2,7 +2,7 @@ import ScrollPhysics
 import TiltScrollCommon
 
 /// The machine itself: `DaemonClock`, `poll(2)`, udev discovery and
-/// hotplug, sysfs captures, uinput, evdev and the system bus.
+/// hotplug, sysfs captures, uinput, evdev and the system bus (with logind on it).
 final class SystemPlatform: DaemonPlatform {
     func now() -> Double { DaemonClock.now() }
 
@@ -35,10 +35,10 @@ final class SystemPlatform: DaemonPlatform {
 
     func openHotplug() throws(CaptureError) -> DeviceEventSource { try HotplugListener.open() }
 
-    func scanTabletModeSwitches() -> [TabletModeInput] { TabletModeSwitch.scan() }
+    func scanSwitches(_ kinds: SwitchKinds) -> [SwitchInput] { MachineSwitch.scan(kinds) }
 
-    func openTabletModeSwitch(_ node: DeviceText) -> TabletModeInput? {
-        (try? TabletModeSwitch.open(deviceNode: node)) ?? nil
+    func openSwitch(_ node: DeviceText, _ kinds: SwitchKinds) -> SwitchInput? {
+        (try? MachineSwitch.open(deviceNode: node, kinds)) ?? nil
     }
 
     let touchInputs: TouchInputOpener = EvdevTouchInputs()
@@ -56,5 +56,5 @@ struct EvdevTouchInputs: TouchInputOpener {
 }
 
 extension HotplugListener: DeviceEventSource {}
-extension TabletModeSwitch: TabletModeInput {}
+extension MachineSwitch: SwitchInput {}
 extension TouchDevice: TouchInput {}
