@@ -114,7 +114,9 @@ public enum HingeReading: Equatable, Sendable, CustomStringConvertible {
         let baseAcross = (b.y * b.y + b.z * b.z).squareRoot()
         let alongDifference = d.x - b.x
         let acrossDifference = displayAcross - baseAcross
-        guard alongDifference * alongDifference + acrossDifference * acrossDifference <= roughToleranceG * roughToleranceG,
+        guard
+            alongDifference * alongDifference + acrossDifference * acrossDifference <= roughToleranceG
+                * roughToleranceG,
             min(displayAcross, baseAcross) >= acrossHingeMinimumG
         else { return nil }
         return angle(display: d, base: b)

@@ -54,7 +54,8 @@ import Testing
             for (posture, evidence) in zip(postures, expected) {
                 for degrees in [0.0, 3, 19.9, 340.1, 355, 359.9] {
                     #expect(
-                        HingePostureDetector.evidence(of: .closedOrFolded(degrees: degrees), in: posture, approach: approach)
+                        HingePostureDetector.evidence(
+                            of: .closedOrFolded(degrees: degrees), in: posture, approach: approach)
                             == evidence, "\(degrees) in \(posture), \(approach)")
                 }
             }
@@ -78,7 +79,10 @@ import Testing
         // Agreement: settled.
         #expect(next(.confirming(.tablet, readings: 2, since: 0), .laptop, .agrees, 1) == (.laptop, .settled))
         // A first reading pointing elsewhere starts a run; a second continues it.
-        #expect(next(.settled, .laptop, .pointsAt(.tentOrStand), 5) == (.laptop, .confirming(.tentOrStand, readings: 1, since: 5)))
+        #expect(
+            next(.settled, .laptop, .pointsAt(.tentOrStand), 5) == (
+                .laptop, .confirming(.tentOrStand, readings: 1, since: 5)
+            ))
         #expect(
             next(.confirming(.tentOrStand, readings: 1, since: 5), .laptop, .pointsAt(.tentOrStand), 5.2)
                 == (.laptop, .confirming(.tentOrStand, readings: 2, since: 5)))
@@ -432,7 +436,8 @@ import Testing
                 }
                 t += 1 / (fixedRate ?? run.detector.sampleDemand.rate)
             }
-            #expect(changes <= 1, "\(start) at \(threshold), \(fixedRate.map { "\($0) Hz" } ?? "on demand"): \(changes)")
+            #expect(
+                changes <= 1, "\(start) at \(threshold), \(fixedRate.map { "\($0) Hz" } ?? "on demand"): \(changes)")
         }
     }
 

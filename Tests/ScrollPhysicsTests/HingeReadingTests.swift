@@ -227,7 +227,9 @@ import Testing
     @Test func readingsAndRejectionsHaveNamesForLogs() {
         #expect("\(HingeReading.open(degrees: 123.456))" == "open(123.5 deg)")
         #expect("\(HingeReading.closedOrFolded(degrees: 358))" == "closed-or-folded(358.0 deg)")
-        #expect("\(HingeReading.rejected(.hingeNearVertical(degreesFromVertical: 12.4)))" == "rejected:hinge-near-vertical(12 deg)")
+        #expect(
+            "\(HingeReading.rejected(.hingeNearVertical(degreesFromVertical: 12.4)))"
+                == "rejected:hinge-near-vertical(12 deg)")
         #expect("\(HingeRejection.halvesDisagree(byG: 0.234))" == "halves-disagree(0.23 g)")
         #expect("\(HingeRejection.notGravity(magnitudeG: 1.5))" == "not-gravity(1.50 g)")
         #expect("\(HingeReading.none)" == "none")
