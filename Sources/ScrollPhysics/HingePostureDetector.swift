@@ -53,9 +53,9 @@
 ///   and while it moves (too fast for a trusted reading) the rough angles
 ///   still show which half of the circle it is in. Without that (the first
 ///   pairs, or the first after a gap) a laptop or an undecided posture
-///   becomes a tablet after 0.6 s of such readings in a row (ChromeOS's
-///   "unstable angle" rule, which waits 2 s, and which never leaves tablet
-///   mode): a closed lid then reads as folded, which costs little (its
+///   becomes a tablet after 0.6 s of such readings in a row, and a tablet
+///   stays one (ChromeOS's "unstable angle" rule, which waits 2 s): a
+///   closed lid then reads as folded, which costs little (its
 ///   keyboard is out of reach anyway, and opening it is a laptop again
 ///   within a second), where a tablet taken for a laptop would keep its
 ///   keyboard live under the hand holding it. The daemon stops feeding
@@ -67,8 +67,8 @@
 /// dwelt on, while readings are rejected as motion (so that the first
 /// still reading after a fold comes soon, and the rough angles on its way
 /// show where it goes: 5 Hz sees a fold of 250 degrees/s every 50
-/// degrees, several times in the 140 degrees between 200 and 340), and
-/// until the first decision.
+/// degrees, twice or more in the 120 between 180 and 300), and until the
+/// first decision.
 /// A change held still is thus decided within a second: its first reading
 /// comes within 0.5 s at 2 Hz, two more at 5 Hz take 0.4 s; 4 Hz would just
 /// make it, 5 leaves room for jitter.
@@ -119,8 +119,9 @@ public struct HingePostureDetector: Equatable, Sendable {
     public static let agreementReadings = 3
     /// ...spanning at least this many seconds.
     public static let agreementSeconds = 0.3
-    /// How long readings near closed or folded must last before they change
-    /// the posture (a laptop to a tablet; undecided to either).
+    /// How long readings near closed or folded, with no approach known,
+    /// must last before they make a laptop (or an undecided posture) a
+    /// tablet.
     public static let dwellSeconds = 0.6
     /// Pairs further apart than this start every run afresh: what came
     /// before is old news (the base sensor was released, the clock jumped).
