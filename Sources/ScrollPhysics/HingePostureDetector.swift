@@ -58,8 +58,11 @@
 ///   closed lid then reads as folded, which costs little (its
 ///   keyboard is out of reach anyway, and opening it is a laptop again
 ///   within a second), where a tablet taken for a laptop would keep its
-///   keyboard live under the hand holding it. The daemon stops feeding
-///   pairs while the lid switch says closed, where there is one.
+///   keyboard live under the hand holding it. A daemon that goes on
+///   feeding pairs (at 2 Hz) while the lid is closed keeps the approach,
+///   and a closed lid stays a laptop; one that stops pays the dwell on its
+///   first pairs after the lid opens (a lid lingering within 20 degrees of
+///   closed for 0.6 s reads as a tablet until it opens further).
 ///
 /// What it costs (`sampleDemand`): pairs at `watchingRate`, 2 Hz, while the
 /// readings agree with the posture, or the hinge is vertical and nothing

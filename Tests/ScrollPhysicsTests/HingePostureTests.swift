@@ -346,6 +346,13 @@ import Testing
         #expect(detector.posture == .laptop && detector.phase == .dwelling(.tablet, since: since))
         Self.feed(&detector, Self.table(359), count: 1, from: t + 0.01)
         #expect(detector.posture == .tablet)
+
+        // A lid opened briskly after the gap never gets there.
+        var opened = HingePostureDetector()
+        t = Self.feed(&opened, Self.table(110), count: 3, from: 0) + 5
+        for hinge in [3.0, 8, 15, 30, 60, 90, 110] { t = Self.feed(&opened, Self.table(hinge), count: 1, from: t) }
+        #expect(opened.posture == .laptop && opened.phase == .settled && opened.approach == .closing)
+        #expect(opened.lastChange == HingePostureChange(from: .undecided, to: .laptop, time: 0.4))
     }
 }
 
