@@ -5,22 +5,27 @@ import PackageDescription
 let package = Package(
     name: "tiltscroll",
     products: [
-        .executable(name: "tiltscrolld", targets: ["tiltscrolld"])
+        .executable(name: "tiltscrolld", targets: ["tiltscrolld"]),
+        .executable(name: "tiltscrollctl", targets: ["tiltscrollctl"]),
     ],
     targets: [
         // Pure Swift: everything about how scrolling feels. No I/O, no clock.
         .target(name: "ScrollPhysics"),
 
         // The C modules hold headers, and C only where Swift cannot call the C
-        // as it stands (each says why, and when it could go).
+        // as it stands (each says why, and when it could go). Each is named by
+        // what it holds.
 
-        // libudev (discovery, properties, the udev monitor) and signalfd.
+        // libudev: discovery, device properties, the udev monitor.
         .systemLibrary(
-            name: "CIIO",
-            path: "Sources/CIIO",
+            name: "CUdev",
+            path: "Sources/CUdev",
             pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]
         ),
+
+        // Linux and glibc headers Glibc's Swift module lacks: signalfd, mallopt.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         // libevdev as Debian ships it (headers live under libevdev-1.0/): the
         // uinput scroll device, and reading input devices such as the
@@ -49,12 +54,21 @@ let package = Package(
             dependencies: ["CSystemd"]
         ),
 
+        // What the daemon and its client share: system calls, text escaping,
+        // the configuration file, finding accelerometers, the bus's wire
+        // format and its property table, the daemon's snapshot and the
+        // monitor's records, the PID file.
+        .target(
+            name: "TiltScrollCommon",
+            dependencies: ["ScrollPhysics", "CUdev", "CLinux", "CSystemd"]
+        ),
+
+        // The daemon: its loop and the parts it drives.
         .executableTarget(
             name: "tiltscrolld",
-            dependencies: ["ScrollPhysics", "CIIO", "CLibevdev", "CEvdev", "CSystemd", "CSdBus"],
-            // The demo trace, as bytes in the program (DemoTrace.swift). It
-            // stays where the real-kernel harness records it, the one copy.
-            resources: [.embedInCode("../../Tests/realkernel/traces/kxcjk-1013.trace")],
+            dependencies: [
+                "ScrollPhysics", "TiltScrollCommon", "CUdev", "CLinux", "CLibevdev", "CEvdev", "CSystemd", "CSdBus",
+            ],
             swiftSettings: [
                 // The loop's state lives in one class; run-time exclusivity
                 // checks on its properties cost about 1,500 instructions per
@@ -62,6 +76,16 @@ let package = Package(
                 // single-threaded and debug builds (the tests) keep them.
                 .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
             ]
+        ),
+
+        // The client beside the daemon: status, the switch, re-centring, the
+        // monitor, and the tools a person runs by hand (demo, replay, list-devices).
+        .executableTarget(
+            name: "tiltscrollctl",
+            dependencies: ["ScrollPhysics", "TiltScrollCommon", "CSystemd"],
+            // The demo trace, as bytes in the program (DemoTrace.swift). It
+            // stays where the real-kernel harness records it, the one copy.
+            resources: [.embedInCode("../../Tests/realkernel/traces/kxcjk-1013.trace")]
         ),
 
         // Instructions and heap allocations per sample through the whole physics
@@ -88,6 +112,8 @@ let package = Package(
         // Traces/ holds golden trace inputs and outputs, read via #filePath.
         .testTarget(
             name: "ScrollPhysicsTests", dependencies: ["ScrollPhysics", "SyntheticMotion"], exclude: ["Traces"]),
-        .testTarget(name: "tiltscrolldTests", dependencies: ["tiltscrolld", "ScrollPhysics"]),
+        .testTarget(
+            name: "tiltscrolldTests",
+            dependencies: ["tiltscrolld", "tiltscrollctl", "TiltScrollCommon", "ScrollPhysics", "SyntheticMotion"]),
     ]
 )

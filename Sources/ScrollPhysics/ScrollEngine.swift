@@ -54,7 +54,8 @@ public struct ScrollEngine: Sendable {
     private var limits: MotionLimits
 
     // Pose.
-    private var tracker: OrientationTracker
+    @usableFromInline
+    var tracker: OrientationTracker
     /// The orientation whose user frame the filters and `neutralAngles` are in.
     private var frameOrientation: ScreenOrientation
     private var neutralPose = NeutralPose()
@@ -407,6 +408,11 @@ public struct ScrollEngine: Sendable {
     /// compare on every round of a loop: log and show it when it changes.
     @inlinable @inline(__always)
     public var intentState: IntentState { intent.state }
+
+    /// The edge of the display that is up, cheap enough to compare on every
+    /// round of a loop (`readout` builds the whole picture).
+    @inlinable @inline(__always)
+    public var orientation: ScreenOrientation { tracker.orientation }
 
     /// What the engine sees.
     public var readout: ScrollReadout {

@@ -1,7 +1,10 @@
 import Foundation
 import Glibc
+import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
+@testable import tiltscrollctl
 @testable import tiltscrolld
 
 /// A blocking client on a thread of its own, while the test's thread runs
@@ -24,14 +27,14 @@ final class ClientThread<Result>: @unchecked Sendable {
     let bus: PrivateSystemBus
     let daemonSide: BusConnection
     let service: BusService
-    let controls = RecordingControls()
+    let loop: RecordingLoop
 
     init() throws {
         bus = try PrivateSystemBus()
         daemonSide = try BusConnection.open(address: bus.address)
-        service = try BusService.start(on: daemonSide, properties: .sample, controls: controls)
-        controls.service = service
-        #expect(BusPump.run([daemonSide]) { service.ownsName != nil })
+        service = try BusService.start(on: daemonSide, snapshot: .sample)
+        loop = RecordingLoop(service: service)
+        #expect(BusPump.run([loop]) { service.ownsName != nil })
     }
 
     deinit {
@@ -51,7 +54,7 @@ final class ClientThread<Result>: @unchecked Sendable {
                 return .failure(error)
             }
         }
-        let finished = BusPump.run([daemonSide], seconds: 20) { thread.result != nil }
+        let finished = BusPump.run([loop], seconds: 20) { thread.result != nil }
         #expect(finished, "the client returned")
         return thread.result ?? .failure(.failed(BusError(name: "test", message: "no answer")))
     }
@@ -59,27 +62,29 @@ final class ClientThread<Result>: @unchecked Sendable {
     @Test func statusReadsEveryProperty() throws {
         let status = try client { (c) throws(ClientError) in try c.status() }.get()
         #expect(
-            status
-                == DaemonStatus(
-                    enabled: true, sensitivity: 1, active: true, state: "active",
-                    stateReason: "scrolling with kxcjk1013", tabletMode: "unknown", sensorName: "kxcjk1013",
-                    sensorPath: "/sys/devices/i2c-0/0-000f/iio:device0", orientation: "normal",
-                    version: Commands.version))
+            status.values == [
+                "Enabled": .boolean(true), "Sensitivity": .number(1), "Active": .boolean(true),
+                "State": .pair("active", "Scrolling with kxcjk1013 (poll capture); holding: in a hand, tilt scrolls"),
+                "TabletMode": .text("unknown"),
+                "Sensor": .pair("kxcjk1013", "/sys/devices/i2c-0/0-000f/iio:device0"), "Orientation": .text("normal"),
+                "Version": .text(DaemonVersion.string),
+            ])
+        #expect(Set(status.values.keys) == Set(BusProperty.all.map(\.name)), "every property of the table")
     }
 
     @Test func toggleSwitchesToTheOppositeOfWhatItReads() throws {
         let now = try client { (c) throws(ClientError) in try c.toggle() }.get()
         #expect(now == false)
-        #expect(controls.enabledWrites.map(\.0) == [false])
+        #expect(loop.enabledWrites.map(\.on) == [false])
         let again = try client { (c) throws(ClientError) in try c.toggle() }.get()
         #expect(again == true)
     }
 
     @Test func calibrateWhileNotActiveSaysSo() {
-        controls.calibrateRefusal = BusError(name: BusError.notActive, message: "Tilt scrolling is off")
+        loop.calibrateRefusal = BusError(name: BusError.notActive, message: "Tilt scrolling is off")
         let result = client { (c) throws(ClientError) in try c.calibrate() }
-        #expect(throws: ClientError.refused(controls.calibrateRefusal!)) { try result.get() }
-        #expect("\(ClientError.refused(controls.calibrateRefusal!))" == "Tilt scrolling is off")
+        #expect(throws: ClientError.refused(loop.calibrateRefusal!)) { try result.get() }
+        #expect("\(ClientError.refused(loop.calibrateRefusal!))" == "Tilt scrolling is off")
     }
 
     @Test func anOutOfRangeSensitivityIsTheDaemonsInvalidArgs() {
@@ -89,6 +94,22 @@ final class ClientThread<Result>: @unchecked Sendable {
             return
         }
         #expect(error.name == BusError.invalidArguments)
+    }
+
+    @Test func monitorGivesAStreamOfTheDaemonsRecords() throws {
+        let stream = try client { (c) throws(ClientError) in try c.monitor() }.get()
+        defer { stream.close() }
+        #expect(loop.monitorStreams.count == 1)
+        let record = MonitorRecord(
+            state: "Scrolling with kxcjk1013", device: "kxcjk1013 (poll capture)", settings: ScrollSettings())
+        try loop.monitorStreams[0].writeAll(Array((record.encoded + "\n").utf8))
+        var lines = LineBuffer()
+        #expect(try lines.read(from: stream) == false)
+        let last = lines.takeLast()
+        let line = try #require(last)
+        #expect(try MonitorRecord(parsing: line[...]) == record)
+        loop.monitorStreams[0].close()
+        #expect(try lines.read(from: stream) == true, "the end of the stream when the daemon lets go")
     }
 
     @Test func withoutTheDaemonTheClientSaysItIsNotRunning() throws {
@@ -111,12 +132,30 @@ final class ClientThread<Result>: @unchecked Sendable {
 
     @Test func statusAsJSONEscapesWhatItQuotes() {
         var status = DaemonStatus()
-        status.state = "active"
-        status.stateReason = "say \"hi\"\\\n\u{1}"
-        status.version = "0.1.0"
+        status.values = [
+            "Enabled": .boolean(false), "Sensitivity": .number(0.5), "State": .pair("active", "say \"hi\"\\\n\u{1}"),
+            "Sensor": .pair("", ""), "Version": .text("0.1.0"), "Unknown": .text("x"),
+        ]
         #expect(
             status.json()
-                == #"{"Enabled": false, "Sensitivity": 0.0, "Active": false, "State": ["active", "say \"hi\"\\\n\u0001"], "TabletMode": "", "Sensor": ["", ""], "Orientation": "", "Version": "0.1.0"}"#
+                == #"{"Enabled": false, "Sensitivity": 0.5, "State": ["active", "say \"hi\"\\\n\u0001"], "Sensor": ["", ""], "Version": "0.1.0"}"#
                 + "\n")
+    }
+
+    @Test func statusForPeopleFollowsTheTable() {
+        var status = DaemonStatus()
+        for property in BusProperty.all { status.values[property.name] = property.read(.sample) }
+        #expect(
+            status.rendered() == """
+                Enabled:     yes
+                Sensitivity: 1.0 (a factor on [Scroll] Speed=)
+                Active:      yes
+                State:       active (Scrolling with kxcjk1013 (poll capture); holding: in a hand, tilt scrolls)
+                Tablet mode: unknown
+                Sensor:      kxcjk1013 (/sys/devices/i2c-0/0-000f/iio:device0)
+                Orientation: normal
+                Version:     \(DaemonVersion.string)
+
+                """)
     }
 }

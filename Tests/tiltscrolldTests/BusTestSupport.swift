@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// A dbus-daemon of the test's own, configured like the system bus (nothing
@@ -98,13 +99,26 @@ final class PrivateSystemBus {
     deinit { stop() }
 }
 
+/// A connection a test drives: a client's `BusConnection`, or the daemon's
+/// side as its loop would drive it (`RecordingLoop`).
+protocol BusPumped: AnyObject {
+    var descriptor: FileDescriptor { get }
+    var events: Int16 { get }
+    func deadline(now: Double) -> Double?
+    func pump()
+}
+
+extension BusConnection: BusPumped {
+    func pump() { try? process() }
+}
+
 /// Drives connections the way the daemon's loop does (poll, then process)
 /// until a condition holds.
 enum BusPump {
     /// Polls and processes `connections` until `done()` or `seconds` pass;
     /// false on timeout.
     @discardableResult
-    static func run(_ connections: [BusConnection], seconds: Double = 10, until done: () -> Bool) -> Bool {
+    static func run(_ connections: [BusPumped], seconds: Double = 10, until done: () -> Bool) -> Bool {
         let deadline = DaemonClock.now() + seconds
         while !done() {
             let now = DaemonClock.now()
@@ -114,14 +128,14 @@ enum BusPump {
             for connection in connections { wake = min(wake, connection.deadline(now: now) ?? wake) }
             let timeout = Int32(max(0, min(100, ((wake - now) * 1000).rounded(.up))))
             _ = poll(&entries, nfds_t(entries.count), timeout)
-            for connection in connections { try? connection.process() }
+            for connection in connections { connection.pump() }
         }
         return true
     }
 
     /// Runs `busctl` against `bus` while processing `connections`; its
     /// output and exit status.
-    static func busctl(_ arguments: [String], on bus: PrivateSystemBus, serving connections: [BusConnection]) -> (
+    static func busctl(_ arguments: [String], on bus: PrivateSystemBus, serving connections: [BusPumped]) -> (
         status: Int32, output: String
     ) {
         let process = Process()
@@ -148,35 +162,63 @@ enum BusPump {
     }
 }
 
-/// The daemon's side of the bus service in a test: records what it is asked.
-final class RecordingControls: BusControls {
-    var enabledWrites: [(Bool, BusCaller)] = []
+/// The daemon's side of the bus service in a test: processes the service as
+/// the loop does and applies what callers asked for by recording it (a
+/// switch also changes the published snapshot, as the daemon's would).
+final class RecordingLoop: BusPumped {
+    let service: BusService
+    var snapshot = DaemonSnapshot.sample
+    var enabledWrites: [(on: Bool, by: String)] = []
     var sensitivityWrites: [Double] = []
     var calibrations = 0
+    /// What `Calibrate` is answered with instead of success.
     var calibrateRefusal: BusError?
-    weak var service: BusService?
+    /// What `Monitor` callers got: the read ends, which the test closes.
+    var monitorStreams: [FileDescriptor] = []
 
-    func busSetEnabled(_ on: Bool, by caller: BusCaller) {
-        enabledWrites.append((on, caller))
-        guard let service else { return }
-        var changed = service.properties
-        changed.enabled = on
-        service.publish(changed)
-    }
+    init(service: BusService) { self.service = service }
 
-    func busSetSensitivity(_ factor: Double, by caller: BusCaller) {
-        sensitivityWrites.append(factor)
-    }
+    var descriptor: FileDescriptor { service.descriptor }
+    var events: Int16 { service.events }
+    func deadline(now: Double) -> Double? { service.deadline(now: now) }
 
-    func busCalibrate(by caller: BusCaller) throws(BusError) {
-        if let calibrateRefusal { throw calibrateRefusal }
-        calibrations += 1
+    func pump() {
+        var requests: [ControlRequest] = []
+        try? service.process(into: &requests)
+        for request in requests {
+            switch request {
+            case .change(.enabled(let on), let who):
+                enabledWrites.append((on, who))
+                snapshot.controls.enabled = on
+                service.publish(snapshot)
+            case .change(.sensitivity(let factor), _):
+                sensitivityWrites.append(factor)
+            case .calibrate(_, let reply):
+                if let calibrateRefusal {
+                    reply?.refused(calibrateRefusal)
+                } else {
+                    calibrations += 1
+                    reply?.succeeded()
+                }
+            case .watch(_, let reply):
+                do {
+                    let ends = try FileDescriptor.pipe()
+                    reply.attached(ends.read)
+                    ends.read.close()
+                    monitorStreams.append(ends.write)
+                } catch {
+                    reply.refused(BusError.system(-error.code.rawValue, "pipe"))
+                }
+            case .toggle, .reload, .stop:
+                break
+            }
+        }
     }
 }
 
-extension PublishedProperties {
-    static let sample = PublishedProperties(
-        enabled: true, sensitivity: 1, active: true, state: .active, stateReason: "scrolling with kxcjk1013",
-        tabletMode: .unknown, sensor: ("kxcjk1013", "/sys/devices/i2c-0/0-000f/iio:device0"),
-        orientation: .normal)
+extension DaemonSnapshot {
+    static let sample = DaemonSnapshot(
+        phase: .active(.poll, .holding),
+        sensor: SensorIdentity(name: "kxcjk1013", path: "/sys/devices/i2c-0/0-000f/iio:device0"),
+        controls: UserControls(enabled: true, sensitivity: 1), tabletMode: nil, orientation: .normal)
 }

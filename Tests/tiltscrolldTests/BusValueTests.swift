@@ -1,6 +1,7 @@
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 @Suite struct AuthorizationOrder {
@@ -106,32 +107,52 @@ import Testing
     }
 }
 
-@Suite struct PublishedPropertyChanges {
+@Suite struct BusPropertyTable {
+    func value(_ name: String, of snapshot: DaemonSnapshot) -> BusValue? {
+        BusProperty.named(name)?.read(snapshot)
+    }
+
     @Test func onlyWhatDiffersIsNamedInTheInterfacesOrder() {
-        var changed = PublishedProperties.sample
-        #expect(changed.changes(since: .sample).isEmpty)
-        changed.orientation = "left-up"
-        changed.enabled = false
-        changed.stateReason = "another reason"
-        #expect(changed.changes(since: .sample) == [.enabled, .state, .orientation])
+        var changed = DaemonSnapshot.sample
+        #expect(BusProperty.changes(from: .sample, to: changed).isEmpty)
+        changed.orientation = .leftUp
+        changed.controls.enabled = false
+        changed.phase = .active(.poll, .resting)
+        #expect(BusProperty.changes(from: .sample, to: changed).map(\.name) == ["Enabled", "State", "Orientation"])
     }
 
     @Test func noSensorReadsAsEmptyAndUndefined() {
-        let none = PublishedProperties(
-            enabled: true, sensitivity: 1, active: false, state: .waitingForSensor, stateReason: "waiting",
-            tabletMode: .unknown, sensor: nil, orientation: nil)
-        #expect(none.sensorName == "" && none.sensorPath == "" && none.orientation == "undefined")
+        let none = DaemonSnapshot(phase: .waitingForSensor(nil), controls: UserControls(enabled: true, sensitivity: 1))
+        #expect(value("Sensor", of: none) == .pair("", ""))
+        #expect(value("Orientation", of: none) == .text("undefined"))
+        #expect(value("Active", of: none) == .boolean(false))
+        #expect(value("State", of: none) == .pair("waiting-for-sensor", "Waiting for an accelerometer"))
     }
 
     @Test func theSensorsStringsAreShownEscapedAndBounded() {
         let hostile = DeviceText("kx\u{1b}[2J\u{1b}]0;owned\u{07}\u{7f}\u{9b}" + String(repeating: "é", count: 5000))
-        let shown = PublishedProperties(
-            enabled: true, sensitivity: 1, active: true, state: .active, stateReason: "",
-            tabletMode: .unknown, sensor: (hostile, "/sys/devices/iio:device0"), orientation: nil)
-        #expect(shown.sensorName.hasPrefix("kx\\x1b[2J\\x1b]0;owned\\x07\\x7f\\xc2\\x9b"))
-        #expect(!shown.sensorName.utf8.contains { $0 < 0x20 || $0 == 0x7f })
-        #expect(shown.sensorName.hasSuffix("…") && shown.sensorName.utf8.count <= DisplayEscaping.fieldLimit)
-        #expect(shown.sensorPath == "/sys/devices/iio:device0")
+        var shown = DaemonSnapshot.sample
+        shown.sensor = SensorIdentity(name: hostile, path: "/sys/devices/iio:device0")
+        guard case .pair(let name, let path)? = value("Sensor", of: shown) else {
+            Issue.record("Sensor is a pair")
+            return
+        }
+        #expect(name.hasPrefix("kx\\x1b[2J\\x1b]0;owned\\x07\\x7f\\xc2\\x9b"))
+        #expect(!name.utf8.contains { $0 < 0x20 || $0 == 0x7f })
+        #expect(name.hasSuffix("…") && name.utf8.count <= DisplayEscaping.fieldLimit)
+        #expect(path == "/sys/devices/iio:device0")
+    }
+
+    @Test func aWriteBecomesAChangeOrTheCallersError() throws {
+        let enabled = try #require(BusProperty.named("Enabled")?.writable)
+        #expect(try enabled.change(.boolean(false)) == .enabled(false))
+        #expect(enabled.action == .switchScrolling)
+        let sensitivity = try #require(BusProperty.named("Sensitivity")?.writable)
+        #expect(try sensitivity.change(.number(2)) == .sensitivity(2))
+        for bad in [0.1, 9, .nan, .infinity, -1] {
+            #expect(throws: BusError.self) { try sensitivity.change(.number(bad)) }
+        }
+        #expect(throws: BusError.self) { try sensitivity.change(.text("2")) }
     }
 
     @Test func theQuietStatesOfAnActiveDaemonHaveTheContractsNames() {
@@ -156,11 +177,12 @@ import Testing
 
     @Test func everyPropertyHasAMemberAndASignature() {
         #expect(
-            BusProperty.allCases.map { $0.member.description } == [
+            BusProperty.all.map(\.name) == [
                 "Enabled", "Sensitivity", "Active", "State", "TabletMode", "Sensor", "Orientation", "Version",
             ])
-        #expect(BusProperty.named("Sensitivity") == .sensitivity && BusProperty.named("sensitivity") == nil)
-        #expect(BusProperty.allCases.filter(\.isWritable) == [.enabled, .sensitivity])
+        #expect(BusProperty.named("Sensitivity")?.name == "Sensitivity" && BusProperty.named("sensitivity") == nil)
+        #expect(BusProperty.all.filter(\.isWritable).map(\.name) == ["Enabled", "Sensitivity"])
+        #expect(BusProperty.all.filter(\.isConstant).map(\.name) == ["Version"])
     }
 }
 

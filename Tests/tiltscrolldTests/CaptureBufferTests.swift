@@ -2,6 +2,7 @@ import Glibc
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// A HID-sensor-hub-like device in a temporary directory, its device node a

@@ -1,6 +1,8 @@
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
+@testable import tiltscrollctl
 @testable import tiltscrolld
 
 private func device(

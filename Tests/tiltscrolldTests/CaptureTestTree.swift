@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// A throwaway directory shaped like a sysfs IIO device, for tests that

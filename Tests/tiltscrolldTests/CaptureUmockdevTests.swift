@@ -3,6 +3,7 @@ import Glibc
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 // Capture against fake sysfs trees: these suites run only under umockdev,

@@ -2,6 +2,7 @@ import Glibc
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 @Suite struct CaptureCalibrationReading {

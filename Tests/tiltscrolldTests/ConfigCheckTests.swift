@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 private func check(_ text: String) -> Configuration.Check {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// A scratch directory removed when the test ends.

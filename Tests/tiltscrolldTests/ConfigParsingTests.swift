@@ -1,6 +1,7 @@
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// Parses `text` and returns the configuration, recording a test issue if it fails.

@@ -1,6 +1,7 @@
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 @Suite struct ConfigRendering {

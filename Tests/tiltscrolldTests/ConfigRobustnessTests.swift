@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// A small deterministic generator (SplitMix64), so a failure reproduces.

@@ -2,6 +2,8 @@ import Foundation
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
+@testable import tiltscrollctl
 @testable import tiltscrolld
 
 @Suite struct DemoTraceEmbedding {

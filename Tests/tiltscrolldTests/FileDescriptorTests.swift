@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 @Suite struct FileDescriptorBehaviour {

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// A sensor as the lifecycle sees it.
@@ -9,32 +10,56 @@ struct TestSensor: LifecycleSensor {
     var unusableReason: String? = nil
 }
 
+/// What the lifecycle's active state holds, standing in for the capture and
+/// the uinput device: knows whether, and how, the daemon was told to let go.
+final class TestSession {
+    /// Let go of; true when for a retry (the raised frequency kept).
+    var closedForRetry: Bool?
+}
+
+/// What a failed capture kept raised for its retries.
+final class TestKept {
+    var restored = false
+}
+
 /// The daemon's side of the lifecycle, scripted: it performs what each state
-/// asks for with the outcomes a test chooses, and keeps every report.
+/// asks for with the outcomes a test chooses, carries out what the machine
+/// hands back, and keeps every report.
 struct LifecycleRig {
-    typealias Machine = SensorLifecycle<TestSensor>
+    typealias Machine = SensorLifecycle<TestSensor, TestSession, TestKept>
     var machine: Machine
     var now = 0.0
     var reports: [Machine.Report] = []
-    var transitions: [Machine.Transition] = []
-    /// When each attempt to open was made.
+    var transitions: [String] = []
+    var unexpected: [String] = []
+    /// When each attempt to open was made, and the sessions opened.
     var openTimes: [Double] = []
+    var sessions: [TestSession] = []
 
-    init(
-        mode: ActivationMode = .always, enabled: Bool = true, tabletMode: Bool? = nil, followsActivation: Bool = true,
-        hasDeviceMonitor: Bool = true
-    ) {
+    init(mode: ActivationMode = .always, enabled: Bool = true, tabletMode: Bool? = nil, hasDeviceMonitor: Bool = true) {
         machine = Machine(
             activation: ActivationInputs(mode: mode, tabletMode: tabletMode, enabled: enabled),
-            followsActivation: followsActivation, hasDeviceMonitor: hasDeviceMonitor)
+            hasDeviceMonitor: hasDeviceMonitor)
     }
 
-    var state: Machine.State { machine.state }
+    /// The state's name, as the log says it.
+    var state: String { machine.state.name }
 
     mutating func send(_ event: Machine.Event) {
-        let (transition, report) = machine.handle(event, at: now)
-        transitions.append(transition)
-        if let report { reports.append(report) }
+        let outcome = machine.handle(event, at: now)
+        if let transition = outcome.transition { transitions.append(transition) }
+        if let said = outcome.unexpected { unexpected.append(said) }
+        if let (session, forRetry) = outcome.released {
+            #expect(session.closedForRetry == nil, "a session is let go of once")
+            session.closedForRetry = forRetry
+        }
+        outcome.restore?.restored = true
+        if let report = outcome.report { reports.append(report) }
+    }
+
+    /// A read failure of the open capture.
+    mutating func readFails(_ failure: CaptureFailure, sensorStillExists: Bool = true, kept: TestKept? = nil) {
+        send(.readFailed(failure, sensorStillExists: sensorStillExists, kept: kept))
     }
 
     /// Performs what the state asks for until it asks for nothing: discovery
@@ -42,11 +67,17 @@ struct LifecycleRig {
     mutating func settle(sensor: TestSensor? = TestSensor(), opens: Bool = true, failure: CaptureFailure = .brokenRead)
     {
         for _ in 0..<8 {
-            switch state {
+            switch machine.state {
             case .lookingForSensor: send(sensor.map { .sensorFound($0) } ?? .sensorNotFound)
             case .opening:
                 openTimes.append(now)
-                send(opens ? .opened : .openFailed(failure))
+                if opens {
+                    let session = TestSession()
+                    sessions.append(session)
+                    send(.opened(session))
+                } else {
+                    send(.openFailed(failure, kept: nil))
+                }
             default: return
             }
         }
@@ -82,10 +113,10 @@ extension CaptureFailure {
         rig.settle()
         rig.send(.started)
         while rig.now < seconds {
-            #expect(rig.state == .active)
+            #expect(rig.state == "active")
             rig.now += 0.02
-            rig.send(.readFailed(.brokenRead, sensorStillExists: true))
-            #expect(rig.state == .retrying)
+            rig.readFails(.brokenRead, sensorStillExists: true)
+            #expect(rig.state == "retrying")
             rig.advanceToDeadline()
             rig.settle()
         }
@@ -151,14 +182,14 @@ extension CaptureFailure {
         rig.settle()
         rig.send(.started)
         rig.now = 1
-        rig.send(.readFailed(.brokenRead, sensorStillExists: true))
+        rig.readFails(.brokenRead, sensorStillExists: true)
         rig.advanceToDeadline()  // 2 s
         rig.settle()
         rig.now += 1  // samples for a second, less than the proving time
         rig.send(.samplesRead)
-        #expect(rig.machine.awaitsSamples)
-        rig.send(.readFailed(.brokenRead, sensorStillExists: true))
-        #expect(rig.machine.retryAt == rig.now + 2)
+        #expect(rig.machine.isProving)
+        rig.readFails(.brokenRead, sensorStillExists: true)
+        #expect(rig.machine.nextDeadline == rig.now + 2)
         #expect(rig.failureReports.count == 1)
     }
 
@@ -168,19 +199,19 @@ extension CaptureFailure {
         rig.send(.started)
         for _ in 0..<3 {
             rig.now += 0.1
-            rig.send(.readFailed(.brokenRead, sensorStillExists: true))
+            rig.readFails(.brokenRead, sensorStillExists: true)
             rig.advanceToDeadline()
             rig.settle()
         }
         #expect(rig.machine.backoff.failedAttempts == 3)
-        rig.now += SensorLifecycle<TestSensor>.provingTime
+        rig.now += LifecycleRig.Machine.provingTime
         rig.send(.samplesRead)
-        #expect(!rig.machine.awaitsSamples)
+        #expect(!rig.machine.isProving)
         #expect(rig.reports.last == .recovered(attempts: 3))
         #expect(rig.machine.failure == nil)
         rig.now += 100
-        rig.send(.readFailed(.brokenRead, sensorStillExists: true))
-        #expect(rig.machine.retryAt == rig.now + 1)
+        rig.readFails(.brokenRead, sensorStillExists: true)
+        #expect(rig.machine.nextDeadline == rig.now + 1)
         #expect(rig.failureReports.last == .failing(.brokenRead, retryIn: 1))
     }
 
@@ -192,7 +223,7 @@ extension CaptureFailure {
         rig.settle(opens: false, failure: .busyBuffer)
         rig.advanceToDeadline()
         rig.settle()
-        rig.send(.readFailed(.brokenRead, sensorStillExists: true))
+        rig.readFails(.brokenRead, sensorStillExists: true)
         #expect(rig.failureReports == [.failing(.busyBuffer, retryIn: 1), .failing(.brokenRead, retryIn: 4)])
     }
 
@@ -200,7 +231,7 @@ extension CaptureFailure {
         var rig = LifecycleRig()
         rig.settle()
         rig.send(.readsRefused(until: 1))
-        #expect(rig.state == .active)
+        #expect(rig.state == "active")
         #expect(!rig.machine.readsAllowed(at: 0.5))
         #expect(rig.machine.nextDeadline == 1)
         rig.advanceToDeadline()
@@ -213,39 +244,39 @@ extension CaptureFailure {
         var rig = LifecycleRig()
         let noUinput = CaptureFailure(step: .scrollDevice, message: "/dev/uinput does not exist", retryMayMend: false)
         rig.settle(opens: false, failure: noUinput)
-        #expect(rig.state == .failed)
+        #expect(rig.state == "failed")
         #expect(rig.reports == [.fatal(noUinput)])
         // Nothing brings a failed start back.
         rig.send(.enabledChanged(false))
         rig.send(.enabledChanged(true))
         rig.send(.sensorAppeared)
-        #expect(rig.state == .failed)
+        #expect(rig.state == "failed")
     }
 
     @Test func theSameFailureLaterIsRetried() {
         var rig = LifecycleRig(enabled: false)
         rig.send(.sensorFound(TestSensor()))
         rig.send(.started)
-        #expect(rig.state == .off && rig.machine.sensor != nil)
+        #expect(rig.state == "off" && rig.machine.sensor != nil)
         rig.send(.enabledChanged(true))
-        #expect(rig.state == .opening)
+        #expect(rig.state == "opening")
         let noUinput = CaptureFailure(step: .scrollDevice, message: "/dev/uinput does not exist", retryMayMend: false)
         rig.settle(opens: false, failure: noUinput)
-        #expect(rig.state == .retrying)
+        #expect(rig.state == "retrying")
     }
 
     @Test func anUnusableSensorWaitsAndIsSaidOnce() {
         var rig = LifecycleRig(hasDeviceMonitor: false)
         let broken = TestSensor(unusableReason: "mount matrix has 8 numbers, not 9")
         rig.settle(sensor: broken)
-        #expect(rig.state == .waitingForSensor)
+        #expect(rig.state == "waiting-for-sensor")
         for _ in 0..<5 {
             rig.advanceToDeadline()
             rig.settle(sensor: broken)
         }
         #expect(rig.reports == [.unusable(broken.name, "mount matrix has 8 numbers, not 9")])
         rig.send(.sensorChanged(TestSensor()))
-        #expect(rig.state == .opening)
+        #expect(rig.state == "opening")
     }
 }
 
@@ -254,31 +285,31 @@ extension CaptureFailure {
         var rig = LifecycleRig()
         rig.settle()
         rig.send(.sensorRemoved)
-        #expect(rig.state == .lookingForSensor && rig.machine.sensor == nil)
+        #expect(rig.state == "looking-for-sensor" && rig.machine.sensor == nil)
         #expect(rig.reports.last == .gone("kxcjk1013", nil))
         rig.settle(sensor: nil)
-        #expect(rig.state == .waitingForSensor)
+        #expect(rig.state == "waiting-for-sensor")
         // With a udev monitor there is nothing to wake up for.
         #expect(rig.machine.nextDeadline == nil)
         rig.send(.sensorAppeared)
         rig.settle()
-        #expect(rig.state == .active)
+        #expect(rig.state == "active")
     }
 
     @Test func withoutAUdevMonitorAWaitingDaemonRescans() {
         var rig = LifecycleRig(hasDeviceMonitor: false)
         rig.settle(sensor: nil)
-        #expect(rig.machine.nextDeadline == SensorLifecycle<TestSensor>.rescanInterval)
+        #expect(rig.machine.nextDeadline == LifecycleRig.Machine.rescanInterval)
         rig.advanceToDeadline()
-        #expect(rig.state == .lookingForSensor)
+        #expect(rig.state == "looking-for-sensor")
     }
 
     @Test func aReadFailureOfASensorThatIsGoneIsNotRetried() {
         var rig = LifecycleRig()
         rig.settle()
         let unbound = CaptureFailure(step: .read, message: "in_accel_x_raw: No such device")
-        rig.send(.readFailed(unbound, sensorStillExists: false))
-        #expect(rig.state == .lookingForSensor && rig.machine.retryAt == nil)
+        rig.readFails(unbound, sensorStillExists: false)
+        #expect(rig.state == "looking-for-sensor" && rig.machine.nextDeadline == nil)
         #expect(rig.reports.last == .gone("kxcjk1013", unbound))
     }
 
@@ -287,10 +318,10 @@ extension CaptureFailure {
         rig.settle(opens: false, failure: .busyBuffer)
         rig.send(.started)
         rig.send(.sensorAppeared)
-        #expect(rig.state == .lookingForSensor && !rig.machine.backoff.isFailing)
+        #expect(rig.state == "looking-for-sensor" && !rig.machine.backoff.isFailing)
         rig.settle()
         rig.send(.sensorAppeared)
-        #expect(rig.state == .active)
+        #expect(rig.state == "active")
     }
 
     @Test func aChangeOfTheSensorInUseKeepsScrolling() {
@@ -299,7 +330,7 @@ extension CaptureFailure {
         var moved = TestSensor()
         moved.name = "kxcjk1013-renamed"
         rig.send(.sensorChanged(moved))
-        #expect(rig.state == .active && rig.machine.sensor == moved)
+        #expect(rig.state == "active" && rig.machine.sensor == moved)
     }
 }
 
@@ -308,9 +339,9 @@ extension CaptureFailure {
         var rig = LifecycleRig()
         rig.settle()
         rig.send(.deviceSettingsChanged)
-        #expect(rig.state == .lookingForSensor && rig.machine.sensor == nil)
+        #expect(rig.state == "looking-for-sensor" && rig.machine.sensor == nil)
         rig.settle()
-        #expect(rig.state == .active)
+        #expect(rig.state == "active")
     }
 
     @Test func changedDeviceSettingsEndARetryStreak() {
@@ -318,21 +349,21 @@ extension CaptureFailure {
         rig.settle(opens: false, failure: .busyBuffer)
         rig.send(.started)
         rig.send(.deviceSettingsChanged)
-        #expect(rig.state == .lookingForSensor && rig.machine.retryAt == nil && !rig.machine.backoff.isFailing)
+        #expect(rig.state == "looking-for-sensor" && rig.machine.nextDeadline == nil && !rig.machine.backoff.isFailing)
     }
 
-    @Test func changedSinkSettingsReopenWithTheSameSensor() {
+    @Test func changedOutputSettingsReopenWithTheSameSensor() {
         var rig = LifecycleRig()
         rig.settle()
-        rig.send(.sinkSettingsChanged)
-        #expect(rig.state == .opening && rig.machine.sensor == TestSensor())
+        rig.send(.outputSettingsChanged)
+        #expect(rig.state == "opening" && rig.machine.sensor == TestSensor())
     }
 
     @Test func aModeChangeReevaluatesTheWish() {
         var rig = LifecycleRig(mode: .always, tabletMode: false)
         rig.settle()
         rig.send(.modeChanged(.tabletMode))
-        #expect(rig.state == .off)
+        #expect(rig.state == "off")
         #expect(rig.reports.last == .stopped("not in tablet mode"))
     }
 }
@@ -343,16 +374,16 @@ extension CaptureFailure {
         rig.settle()
         rig.send(.started)
         rig.send(.enabledChanged(false))
-        #expect(rig.state == .off && rig.machine.sensor != nil)
+        #expect(rig.state == "off" && rig.machine.sensor != nil)
         guard case .stopped(let reason) = rig.reports.last else {
             Issue.record("no stop report: \(rig.reports)")
             return
         }
         #expect(reason.hasPrefix("switched off"))
         rig.send(.enabledChanged(true))
-        #expect(rig.state == .opening)
+        #expect(rig.state == "opening")
         rig.settle()
-        #expect(rig.state == .active)
+        #expect(rig.state == "active")
     }
 
     @Test func switchingOffDuringARetryStopsTheRetries() {
@@ -360,7 +391,7 @@ extension CaptureFailure {
         rig.settle(opens: false, failure: .busyBuffer)
         rig.send(.started)
         rig.send(.enabledChanged(false))
-        #expect(rig.state == .off && rig.machine.nextDeadline == nil)
+        #expect(rig.state == "off" && rig.machine.nextDeadline == nil)
     }
 
     @Test func theSwitchSitsOnTopOfTheTabletModeSwitch() {
@@ -369,30 +400,58 @@ extension CaptureFailure {
         rig.send(.enabledChanged(false))
         rig.send(.tabletModeChanged(false))
         rig.send(.tabletModeChanged(true))
-        #expect(rig.state == .off)
+        #expect(rig.state == "off")
         rig.send(.enabledChanged(true))
         rig.settle()
-        #expect(rig.state == .active)
+        #expect(rig.state == "active")
         rig.send(.tabletModeChanged(false))
-        #expect(rig.state == .off)
+        #expect(rig.state == "off")
     }
 
     @Test func manualStartsSwitchedOffOnAFirstStartOnlyByDefault() {
         #expect(!ActivationInputs.initialEnabled(for: .manual))
         for mode in [ActivationMode.auto, .always, .tabletMode] { #expect(ActivationInputs.initialEnabled(for: mode)) }
         var rig = LifecycleRig(mode: .manual, enabled: false)
-        #expect(rig.state == .off)
+        #expect(rig.state == "off")
         rig.send(.enabledChanged(true))
         rig.settle()
-        #expect(rig.state == .active)
+        #expect(rig.state == "active")
     }
 
-    @Test func theMonitorWatchesTheSensorWhateverTheSwitchSays() {
-        var rig = LifecycleRig(mode: .tabletMode, enabled: false, tabletMode: false, followsActivation: false)
+    @Test func anEventTheStateDoesNotExpectIsSaidAndChangesNothing() {
+        var rig = LifecycleRig(enabled: false)
+        let stray = TestSession()
+        rig.send(.opened(stray))
+        rig.send(.samplesRead)
+        rig.send(.readsRefused(until: 3))
+        #expect(rig.state == "off" && rig.transitions.isEmpty)
+        #expect(
+            rig.unexpected == [
+                "opened is not expected in off; ignored", "samples-read is not expected in off; ignored",
+                "reads-refused is not expected in off; ignored",
+            ])
+        #expect(stray.closedForRetry == nil)
+    }
+
+    @Test func theSessionIsLetGoOfOnceWithWhatARetryKeeps() {
+        var rig = LifecycleRig()
         rig.settle()
-        #expect(rig.state == .active)
+        rig.send(.started)
+        let kept = TestKept()
+        rig.readFails(.brokenRead, kept: kept)
+        #expect(rig.sessions[0].closedForRetry == true)
+        guard case .retrying(_, _, let held?) = rig.machine.state else {
+            Issue.record("retrying keeps what the capture raised: \(rig.state)")
+            return
+        }
+        #expect(held === kept && !kept.restored)
+        // Switched off while retrying: no retry will come, so it goes back.
         rig.send(.enabledChanged(false))
-        #expect(rig.state == .active)
+        #expect(rig.state == "off" && kept.restored)
+        rig.send(.enabledChanged(true))
+        rig.settle()
+        rig.send(.deviceSettingsChanged)
+        #expect(rig.sessions[1].closedForRetry == false)
     }
 
     @Test func everyTransitionHasNamesForTheLog() {
@@ -400,7 +459,7 @@ extension CaptureFailure {
         rig.settle()
         rig.send(.enabledChanged(false))
         #expect(
-            rig.transitions.map(\.description) == [
+            rig.transitions == [
                 "looking-for-sensor -> opening (sensor-found)", "opening -> active (opened)",
                 "active -> off (disabled)",
             ])
@@ -424,6 +483,7 @@ extension CaptureFailure {
             ActivationInputs(mode: .tabletMode, tabletMode: nil, enabled: true).offReason?.contains(
                 "no tablet-mode switch") == true)
         #expect(
-            ActivationInputs(mode: .manual, tabletMode: nil, enabled: false).offReason?.contains("--enable") == true)
+            ActivationInputs(mode: .manual, tabletMode: nil, enabled: false).offReason?.contains("tiltscrollctl enable")
+                == true)
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// Whether this machine lets the tests create uinput devices (the QEMU

@@ -2,6 +2,7 @@ import CEvdev
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// (type, code, value) of every record in the batch, in order.

@@ -1,5 +1,6 @@
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 @Suite struct ScanElementTypeParsing {

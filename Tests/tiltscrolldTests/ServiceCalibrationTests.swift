@@ -3,6 +3,7 @@ import Glibc
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 private let sample = CalibrationRecord(

@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import TiltScrollCommon
+@testable import tiltscrollctl
 @testable import tiltscrolld
 
 /// A PID no process has: above the largest `pid_max` Linux allows (2^22).
@@ -100,8 +102,8 @@ private let deadPID: Int32 = 4_194_305
 }
 
 @Suite struct ServiceControlClient {
-    @Test(arguments: [(ControlRequest.calibrate, SIGUSR1), (.toggle, SIGUSR2)])
-    func theRequestReachesTheDaemonAsItsSignal(request: ControlRequest, signal: Int32) throws {
+    @Test(arguments: [(ControlSignal.calibrate, SIGUSR1), (.toggle, SIGUSR2)])
+    func theRequestReachesTheDaemonAsItsSignal(request: ControlSignal, signal: Int32) throws {
         let directory = ServiceTemporaryDirectory()
         defer { directory.remove() }
         let daemon = try FakeDaemonProcess(in: directory)
@@ -157,11 +159,11 @@ private let deadPID: Int32 = 4_194_305
 
     @Test func permissionDeniedSaysToUseSudo() {
         let error = ControlError.permissionDenied(pid: 42, request: .toggle)
-        #expect(error.description.contains("sudo tiltscrolld --toggle"))
+        #expect(error.description.contains("sudo tiltscrollctl toggle"))
     }
 
     @Test func requestsMapToTheDocumentedSignals() {
-        #expect(ControlRequest.calibrate.signal == SIGUSR1)
-        #expect(ControlRequest.toggle.signal == SIGUSR2)
+        #expect(ControlSignal.calibrate.signal == SIGUSR1)
+        #expect(ControlSignal.toggle.signal == SIGUSR2)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// The defaults users read, in conf/tiltscroll.conf and tiltscroll.conf(5),

@@ -1,5 +1,7 @@
+import Glibc
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// `Log.threshold` is global; the tests that change it run one at a time and restore it.
@@ -10,6 +12,18 @@ import Testing
         #expect(Log.format(.notice, "n", prefixed: true) == "<5>n")
         #expect(Log.format(.info, "i", prefixed: true) == "<6>i")
         #expect(Log.format(.debug, "d", prefixed: true) == "<7>d")
+    }
+
+    @Test func onlyTheJournalsStreamGetsPrefixes() {
+        var info = stat()
+        #expect(fstat(STDERR_FILENO, &info) == 0)
+        let mine = "\(info.st_dev):\(info.st_ino)"
+        #expect(JournalStream.isStandardError(environmentValue: mine))
+        #expect(!JournalStream.isStandardError(environmentValue: "\(info.st_dev):\(info.st_ino &+ 1)"))
+        #expect(!JournalStream.isStandardError(environmentValue: nil))
+        for malformed in ["", ":", "12", "12:", ":34", "12:34:56", "x:1", "-1:2"] {
+            #expect(!JournalStream.isStandardError(environmentValue: malformed), "\(malformed)")
+        }
     }
 
     @Test func aTerminalGetsNoPrefix() {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// A notify socket of the test's own: a Unix datagram socket bound to a

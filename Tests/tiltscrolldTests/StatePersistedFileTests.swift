@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 /// A record as small as one can be, to test what every record gets from

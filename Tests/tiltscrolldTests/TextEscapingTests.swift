@@ -1,5 +1,7 @@
 import Testing
 
+@testable import TiltScrollCommon
+@testable import tiltscrollctl
 @testable import tiltscrolld
 
 /// Bytes of `text` that a terminal would obey or that are not text: C0

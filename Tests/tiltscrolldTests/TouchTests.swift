@@ -4,6 +4,8 @@ import Glibc
 import ScrollPhysics
 import Testing
 
+@testable import TiltScrollCommon
+@testable import tiltscrollctl
 @testable import tiltscrolld
 
 @Suite struct TouchContactRules {
@@ -132,10 +134,9 @@ import Testing
         var engine = ScrollEngine(settings: ScrollSettings())
         engine.feed(Vector3(0, -9.80665, 0), at: 0)
         engine.touch(true, at: 0.01)
-        let snapshot = MonitorSnapshot(
-            readout: engine.readout, raw: .zero, corrected: .zero, matrix: .identity, deviceLine: "x", state: "y")
-        let lines = MonitorView.render(snapshot, settings: ScrollSettings(), hiResTotal: 0, horizontalHiResTotal: 0)
-            .split(separator: "\n")
+        var record = MonitorRecord(state: "y", device: "x", settings: ScrollSettings())
+        record.read(engine.readout)
+        let lines = MonitorView.render(record, title: "tiltscrollctl monitor").split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("intent       touched: a finger or pen is on the screen") })
     }
 

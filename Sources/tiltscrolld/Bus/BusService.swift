@@ -1,20 +1,10 @@
 import CSdBus
 import CSystemd
 import Glibc
-
-/// What the bus service asks of the daemon. Called from within
-/// `BusConnection.process()`, only for changes polkit (or uid 0) allowed; the
-/// daemon applies them and publishes the new properties.
-protocol BusControls: AnyObject {
-    func busSetEnabled(_ on: Bool, by caller: BusCaller)
-    /// `factor` is already checked against `UserControls.sensitivityRange`.
-    func busSetSensitivity(_ factor: Double, by caller: BusCaller)
-    /// Throws `BusError.notActive` while there is no pose to take.
-    func busCalibrate(by caller: BusCaller) throws(BusError)
-}
+import TiltScrollCommon
 
 /// io.github.tiltscroll.TiltScroll1 on the system bus: the properties, the
-/// `Calibrate()` method, and the polkit check of every change.
+/// `Calibrate()` and `Monitor()` methods, and the polkit check of every change.
 ///
 /// Every member a caller may use is `SD_BUS_VTABLE_UNPRIVILEGED`: without it
 /// sd-bus refuses callers lacking CAP_SYS_ADMIN, and to find out it may ask
@@ -25,20 +15,22 @@ protocol BusControls: AnyObject {
 /// driver and, unless it is 0, polkit is asked (`CheckAuthorization`,
 /// subject `system-bus-name`, never interactive). A granted change is put
 /// back in sd-bus's read queue (`sd_bus_enqueue_for_read`); seen again, it
-/// passes to the vtable, which applies it and replies. A refused one is
-/// answered with the error. This route, and not a check in the property
-/// setter, because sd-bus sends the reply to `Properties.Set` itself as soon
-/// as the setter returns, leaving no way to answer later. Meanwhile the
-/// loop goes on: nothing here waits.
+/// passes to the vtable, whose callbacks queue it as a `ControlRequest`
+/// for the loop to apply once `process` returns. A refused one is answered
+/// with the error. This route, and not a check in the property setter,
+/// because sd-bus sends the reply to `Properties.Set` itself as soon as the
+/// setter returns, leaving no way to answer later. Meanwhile the loop goes
+/// on: nothing here waits, and nothing here changes the daemon.
+///
+/// The getters answer from the snapshot the daemon published last
+/// (`publish`), which is also what `PropertiesChanged` is computed from.
 final class BusService {
-    static let name = "io.github.tiltscroll.TiltScroll1"
-    static let path = "/io/github/tiltscroll/TiltScroll1"
-    static let interface = "io.github.tiltscroll.TiltScroll1"
 
     let connection: BusConnection
-    weak var controls: BusControls?
-    /// The values the getters answer with, and `PropertiesChanged` compares against.
-    private(set) var properties: PublishedProperties
+    /// What the getters answer from, and `PropertiesChanged` compares against.
+    private(set) var snapshot: DaemonSnapshot
+    /// What callers asked for during the current `process`, for the loop.
+    private var requests: [ControlRequest] = []
     /// Whether the bus gave the daemon its name; nil until it answered.
     private(set) var ownsName: Bool?
 
@@ -81,20 +73,17 @@ final class BusService {
         let action: BusAction
     }
 
-    private init(connection: BusConnection, properties: PublishedProperties) {
+    private init(connection: BusConnection, snapshot: DaemonSnapshot) {
         self.connection = connection
-        self.properties = properties
+        self.snapshot = snapshot
     }
 
     deinit { close() }
 
     /// Registers the object on `connection` and asks for the name (the
     /// answer arrives in `process()`).
-    static func start(
-        on connection: BusConnection, properties: PublishedProperties, controls: BusControls
-    ) throws(BusError) -> BusService {
-        let service = BusService(connection: connection, properties: properties)
-        service.controls = controls
+    static func start(on connection: BusConnection, snapshot: DaemonSnapshot) throws(BusError) -> BusService {
+        let service = BusService(connection: connection, snapshot: snapshot)
         try service.register()
         return service
     }
@@ -110,14 +99,14 @@ final class BusService {
         vtableCount = entries.count
 
         var slot: OpaquePointer? = nil
-        var result = sd_bus_add_object_vtable(bus, &slot, BusService.path, BusService.interface, table, userdata)
+        var result = sd_bus_add_object_vtable(bus, &slot, BusInterface.path, BusInterface.interface, table, userdata)
         guard result >= 0, let vtableSlot = slot else { throw BusError.system(result, "register the vtable") }
         slots.append(vtableSlot)
-        result = sd_bus_add_object(bus, &slot, BusService.path, BusService.interceptCallback, userdata)
+        result = sd_bus_add_object(bus, &slot, BusInterface.path, BusService.interceptCallback, userdata)
         guard result >= 0, let objectSlot = slot else { throw BusError.system(result, "register the object") }
         slots.append(objectSlot)
-        result = sd_bus_request_name_async(bus, &slot, BusService.name, 0, BusService.nameCallback, userdata)
-        guard result >= 0, let nameSlot = slot else { throw BusError.system(result, "ask for \(BusService.name)") }
+        result = sd_bus_request_name_async(bus, &slot, BusInterface.name, 0, BusService.nameCallback, userdata)
+        guard result >= 0, let nameSlot = slot else { throw BusError.system(result, "ask for \(BusInterface.name)") }
         slots.append(nameSlot)
         connection.refreshWaitState()
     }
@@ -142,19 +131,29 @@ final class BusService {
         }
     }
 
-    // MARK: - Publishing
+    // MARK: - The loop's side
 
-    /// Makes `new` the published values and emits one `PropertiesChanged`
+    /// Dispatches what arrived (`BusConnection.process`), returning what
+    /// callers asked for. It stops after the first request, so that the
+    /// loop applies it before a later message (a `Get` after a `Set`) is
+    /// answered.
+    func process(into requests: inout [ControlRequest]) throws(BusError) {
+        defer {
+            requests.append(contentsOf: self.requests)
+            self.requests.removeAll(keepingCapacity: true)
+        }
+        try connection.process(stoppingWhen: { !self.requests.isEmpty })
+    }
+
+    /// Makes `new` the published snapshot and emits one `PropertiesChanged`
     /// naming the members that changed; nothing when none did.
-    func publish(_ new: PublishedProperties) {
-        let changed = new.changes(since: properties)
-        properties = new
+    func publish(_ new: DaemonSnapshot) {
+        let changed = BusProperty.changes(from: snapshot, to: new)
+        snapshot = new
         guard !changed.isEmpty, let bus = connection.bus else { return }
-        var names: [UnsafeMutablePointer<CChar>?] =
-            changed.map { UnsafeMutableRawPointer(mutating: $0.member.utf8Start).assumingMemoryBound(to: CChar.self) }
-            + [nil]
+        var names: [UnsafeMutablePointer<CChar>?] = changed.map { UnsafeMutablePointer(mutating: $0.cName) } + [nil]
         let result = names.withUnsafeMutableBufferPointer {
-            sd_bus_emit_properties_changed_strv(bus, BusService.path, BusService.interface, $0.baseAddress)
+            sd_bus_emit_properties_changed_strv(bus, BusInterface.path, BusInterface.interface, $0.baseAddress)
         }
         connection.refreshWaitState()
         if result < 0 { Log.debug("Cannot emit PropertiesChanged: \(Errno(rawValue: -result).description)") }
@@ -168,7 +167,7 @@ final class BusService {
         // the vtable): reading needs no privilege anyway.
         let callable = UInt64(SD_BUS_VTABLE_UNPRIVILEGED)
         var entries = [CSdBus_vtable_start(0)]
-        for property in BusProperty.allCases {
+        for property in BusProperty.all {
             let member = cString(property.member)
             let signature = cString(property.signature)
             if property.isWritable {
@@ -176,12 +175,14 @@ final class BusService {
                     CSdBus_vtable_writable_property(
                         member, signature, getCallback, setCallback, emitsChange | callable))
             } else {
-                let flags = property == .version ? UInt64(SD_BUS_VTABLE_PROPERTY_CONST) : emitsChange
+                let flags = property.isConstant ? UInt64(SD_BUS_VTABLE_PROPERTY_CONST) : emitsChange
                 entries.append(CSdBus_vtable_property(member, signature, getCallback, flags))
             }
         }
         entries.append(
             CSdBus_vtable_method(cString("Calibrate"), cString(""), cString(""), calibrateCallback, callable))
+        entries.append(
+            CSdBus_vtable_method(cString("Monitor"), cString(""), cString("h"), monitorCallback, callable))
         entries.append(CSdBus_vtable_end())
         return entries
     }
@@ -221,17 +222,22 @@ final class BusService {
     private static let calibrateCallback: sd_bus_message_handler_t = { message, userdata, error in
         guard let service = service(userdata), let message else { return -EINVAL }
         do throws(BusError) {
-            try service.calibrate()
-            var reply: OpaquePointer? = nil
-            var result = sd_bus_message_new_method_return(message, &reply)
-            if result >= 0 {
-                result = sd_bus_send(nil, reply, nil)
-                sd_bus_message_unref(reply)
-            }
-            return result < 0 ? result : 1
+            let caller = try service.authorizedCaller()
+            // Answered by the loop once it has tried (`BusCallReply`).
+            service.requests.append(
+                .calibrate(by: "over D-Bus by \(caller)", reply: BusCallReply(message, connection: service.connection)))
+            return 1
         } catch let failure {
             return failure.fill(error)
         }
+    }
+
+    private static let monitorCallback: sd_bus_message_handler_t = { message, userdata, _ in
+        guard let service = service(userdata), let message else { return -EINVAL }
+        let sender = BusMessage(message).sender ?? "?"
+        service.requests.append(
+            .watch(by: "over D-Bus by \(sender)", reply: BusCallReply(message, connection: service.connection)))
+        return 1
     }
 
     private static let interceptCallback: sd_bus_message_handler_t = { message, userdata, _ in
@@ -254,25 +260,7 @@ final class BusService {
     // MARK: - Members
 
     private func append(_ property: BusProperty, to reply: BusMessage) throws(BusError) {
-        let p = properties
-        switch property {
-        case .enabled: try reply.append(p.enabled)
-        case .sensitivity: try reply.append(p.sensitivity)
-        case .active: try reply.append(p.active)
-        case .state:
-            try reply.open("r", "ss")
-            try reply.append(p.state.rawValue)
-            try reply.append(p.stateReason)
-            try reply.close()
-        case .tabletMode: try reply.append(p.tabletMode.rawValue)
-        case .sensor:
-            try reply.open("r", "ss")
-            try reply.append(p.sensorName)
-            try reply.append(p.sensorPath)
-            try reply.close()
-        case .orientation: try reply.append(p.orientation)
-        case .version: try reply.append(PublishedProperties.version)
-        }
+        try property.read(snapshot).append(to: reply)
     }
 
     /// The caller of the change now handled; every change reaches here only
@@ -284,25 +272,15 @@ final class BusService {
         return caller
     }
 
+    /// A granted write: checked here, applied by the loop after `process`.
+    /// sd-bus answers the caller when this returns.
     private func set(_ property: BusProperty, from value: BusMessage) throws(BusError) {
         let caller = try authorizedCaller()
-        switch property {
-        case .enabled: controls?.busSetEnabled(try value.readBool(), by: caller)
-        case .sensitivity:
-            let factor = try value.readDouble()
-            if let problem = UserControls.problem(withSensitivity: factor) {
-                throw BusError(name: BusError.invalidArguments, message: problem)
-            }
-            controls?.busSetSensitivity(factor, by: caller)
-        default:
-            throw BusError(name: BusError.invalidArguments, message: "\(property.member) is read-only")
+        guard let writable = property.writable else {
+            throw BusError(name: BusError.invalidArguments, message: "\(property.name) is read-only")
         }
-    }
-
-    private func calibrate() throws(BusError) {
-        let caller = try authorizedCaller()
-        guard let controls else { throw BusError(name: BusError.notActive, message: "tiltscrolld is stopping") }
-        try controls.busCalibrate(by: caller)
+        let change = try writable.change(BusValue.read(property.signature.description, from: value))
+        requests.append(.change(change, by: "over D-Bus by \(caller)"))
     }
 
     // MARK: - The authorization of changes
@@ -312,16 +290,12 @@ final class BusService {
     /// are compared where sd-bus holds them, not copied: a caller may send
     /// names of megabytes.
     private func action(of message: BusMessage) -> BusAction? {
-        if message.isMethodCall(BusService.interface, "Calibrate") { return .calibrate }
+        if message.isMethodCall(BusInterface.interface, "Calibrate") { return .calibrate }
         guard message.isMethodCall("org.freedesktop.DBus.Properties", "Set"),
-            let interface = try? message.readCString(), strcmp(interface, BusService.interface) == 0,
+            let interface = try? message.readCString(), strcmp(interface, BusInterface.interface) == 0,
             let member = try? message.readCString()
         else { return nil }
-        switch BusProperty.named(cString: member) {
-        case .enabled?: return .switchScrolling
-        case .sensitivity?: return .setSensitivity
-        default: return nil
-        }
+        return BusProperty.named(cString: member)?.writable?.action
     }
 
     /// Sees every message to the object first: 0 lets sd-bus go on to the
@@ -499,17 +473,17 @@ final class BusService {
         if let error = reply.error {
             ownsName = false
             Log.warning(
-                "Cannot own \(BusService.name) on the system bus: \(error.message); the D-Bus interface is off "
-                    + "(is dbus/\(BusService.name).conf installed? is another tiltscrolld running?)")
+                "Cannot own \(BusInterface.name) on the system bus: \(error.message); the D-Bus interface is off "
+                    + "(is dbus/\(BusInterface.name).conf installed? is another tiltscrolld running?)")
             return
         }
         // RequestName's answer: 1 primary owner, 2 queued, 3 exists, 4 already the owner.
         let answer = (try? reply.readUInt32()) ?? 0
         ownsName = answer == 1 || answer == 4
         if ownsName == true {
-            Log.debug("Serving \(BusService.name) on the system bus")
+            Log.debug("Serving \(BusInterface.name) on the system bus")
         } else {
-            Log.warning("\(BusService.name) is owned by another process; the D-Bus interface is off")
+            Log.warning("\(BusInterface.name) is owned by another process; the D-Bus interface is off")
         }
     }
 }

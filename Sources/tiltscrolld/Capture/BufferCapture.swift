@@ -1,5 +1,6 @@
 import Glibc
 import ScrollPhysics
+import TiltScrollCommon
 
 /// Buffered capture: the device pushes whole scans into its kernel buffer
 /// at its own rate, and the loop `read()`s them from `/dev/iio:deviceN`

@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// Opening a capture on a device in the configured mode.
 enum Capture {
     /// The capture modes to try for `setting` on a device supporting

@@ -1,5 +1,6 @@
 import Glibc
 import ScrollPhysics
+import TiltScrollCommon
 
 /// A HID sensor hub's change sensitivity, `in_accel_hysteresis` (the HID
 /// "Change Sensitivity Absolute" property): the hub sends a report only when

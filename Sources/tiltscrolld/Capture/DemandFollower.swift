@@ -1,4 +1,5 @@
 import ScrollPhysics
+import TiltScrollCommon
 
 /// When a capture whose changes of rate cost device writes (the buffer's
 /// sampling frequency, a HID sensor hub's change sensitivity: each a sysfs

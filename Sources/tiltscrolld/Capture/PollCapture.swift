@@ -1,5 +1,6 @@
 import Glibc
 import ScrollPhysics
+import TiltScrollCommon
 
 /// Polled capture: the three `in_accel_{x,y,z}_raw` attributes stay open and
 /// are re-read with one `pread` each per sample, the least the sysfs

@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// Backing off while a driver refuses raw reads. bmc150 answers `EBUSY`
 /// while another process (iio-sensor-proxy) runs its buffer; retrying at
 /// the sample rate would be a spin, so reads pause for `interval` and the

@@ -1,4 +1,5 @@
 import ScrollPhysics
+import TiltScrollCommon
 
 /// One accelerometer reading.
 struct AccelSample: Equatable {

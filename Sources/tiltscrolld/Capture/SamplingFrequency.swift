@@ -1,4 +1,5 @@
 import ScrollPhysics
+import TiltScrollCommon
 
 /// A device's sampling-frequency attribute, and raising it for a capture.
 ///

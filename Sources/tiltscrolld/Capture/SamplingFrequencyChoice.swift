@@ -1,4 +1,5 @@
 import ScrollPhysics
+import TiltScrollCommon
 
 /// The values a device's `*_sampling_frequency_available` attribute allows,
 /// in either form the kernel prints: a list (`1 10 25 50 100 200 400`,

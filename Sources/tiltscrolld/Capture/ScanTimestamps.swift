@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// Turning the kernel's scan timestamps into seconds on the daemon's clock.
 ///
 /// IIO stamps scans with the clock named by the device's

@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// Putting back what a previous daemon changed and could not restore.
 extension SettingsJournal {
     /// Restores the changes a journal file from a previous daemon lists,

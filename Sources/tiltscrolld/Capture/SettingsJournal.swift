@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// The sysfs settings a capture changed, each with the value it had before,
 /// so the device can be left as it was found: on release, and on every
 /// failure path while a capture is being set up.

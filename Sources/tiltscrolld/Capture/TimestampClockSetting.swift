@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// Puts a device's scan timestamps on the daemon's clock (CLOCK_BOOTTIME)
 /// for a capture.
 enum TimestampClockSetting {

@@ -1,192 +1,159 @@
 import Glibc
 import ScrollPhysics
+import TiltScrollCommon
 
-/// The running daemon: one thread, one `poll()` loop.
+/// How the daemon was asked to run, and where its files are.
+struct DaemonRole {
+    /// `--dry-run`: frames are printed instead of emitted, and the daemon
+    /// holds no PID file, so that it can run beside the real one.
+    var printsFrames = false
+    /// The configuration file and whether it must exist.
+    var configSource: (path: String, required: Bool) = (Configuration.defaultPath, false)
+    var controlsStore = UserControlsStore.standard
+    var calibrationStore = CalibrationStore.standard
+    var pidFile = PidFile.fromEnvironment()
+    /// What systemd passed (`$NOTIFY_SOCKET`, the watchdog).
+    var service = ServiceNotifier.Environment.current()
+}
+
+/// The running daemon: one thread, one `poll()` loop, and the parts it
+/// drives, each with one job:
 ///
-/// Every source of events is a descriptor or a deadline: signals (signalfd),
-/// udev hotplug (netlink), tablet-mode switches and touch devices (evdev,
-/// read-only), the system bus (sd-bus's socket, and its deadline while a
-/// call of the daemon's awaits an answer), the sensor (a buffer descriptor,
-/// or a read deadline when polling sysfs), the physics' output clock, the
-/// lifecycle's retries and the systemd watchdog. With nothing to do
-/// (scrolling off) no deadline exists except the watchdog's, and the process
-/// sleeps in `poll()`; while active, the sensor runs only as fast as the
-/// engine demands (Daemon+Rate.swift), and frames ride on its wake-ups.
+/// - `lifecycle` (`SensorLifecycle`): whether a sensor is wanted, found,
+///   failing or captured; its `active` state owns the `SensorSession` (the
+///   capture and the uinput device);
+/// - `engine` (`ScrollEngine`, pure): samples in, frames out;
+/// - `persistence`: the person's controls and the neutral pose, kept
+///   across restarts; `instance`: the PID file and the settings journal;
+/// - the event sources: `signals`, `hotplug` (udev), `switches`
+///   (tablet mode), `touch` (touchscreens and pens), `bus` (the D-Bus
+///   interface), `monitors` (`tiltscrollctl monitor`);
+/// - `snapshot`: what the daemon is doing, built once a round; the systemd
+///   status, the bus's properties and the monitors' state derive from it.
 ///
-/// Whether the sensor and the uinput device are held is the lifecycle's to
-/// say (`SensorLifecycle`); where frames go, and what the run mode implies,
-/// the sink's (`FrameSink`).
+/// Every source of events is a descriptor or a deadline, and the machine is
+/// reached only through `platform` (`DaemonPlatform`), so a unit test runs
+/// this loop with fakes at memory speed. A round (`round()`) waits, reads
+/// what woke it, applies the requests that came (signals, the bus) with the
+/// round's time, moves samples to the engine and frames to the output, does
+/// what the lifecycle's state asks for, and publishes the snapshot when it
+/// changed. With nothing to do (scrolling off) no deadline exists but the
+/// watchdog's, and the process sleeps in `poll()`; while active, the sensor
+/// runs only as fast as the engine demands and frames ride on its wake-ups.
 final class Daemon {
-    typealias Lifecycle = SensorLifecycle<AccelerometerDevice>
+    typealias Lifecycle = SensorLifecycle<AccelerometerDevice, SensorSession, SettingsJournal>
 
-    var configuration: Configuration
-    let configSource: (path: String, required: Bool)
-    let sink: FrameSink
-
-    var engine: ScrollEngine
-    var lifecycle: Lifecycle
-    /// The person's switch and sensitivity; persisted when the sink persists state.
-    var controls: UserControls
-    let controlsStore: UserControlsStore
-    /// Saving the controls failed; said once until a save works again.
-    var controlsSaveFailing = false
-    /// The controls are saved at most once per `controlsSaveInterval`: a
-    /// desktop slider sends many changes, each not worth a file replaced and
-    /// synced (it cost more than the rest of the change). The first change
-    /// after a quiet interval is saved at once; later ones at `controlsSaveDue`.
-    var controlsSavedAt = -Double.infinity
-    var controlsSaveDue: Double?
-    static let controlsSaveInterval = 1.0
-    let signals: SignalChannel
-    var hotplug: HotplugListener?
-    var switches: [TabletModeSwitch] = []
-    /// io.github.tiltscroll.TiltScroll1, when the sink serves it and the bus is there.
-    var bus: BusService?
-    /// What the published properties were made of, so that the loop
-    /// rebuilds them only when it changed.
-    var publishedKey: PublishedKey?
-    /// The engine's orientation as last looked at, and when to look again:
-    /// it changes with the pose, so it is read at most `engineLookInterval`
-    /// apart (on rounds the loop makes anyway), never per sample.
-    var engineOrientation: ScreenOrientation?
-    var nextEngineLook = -Double.infinity
-    static let engineLookInterval = 0.25
-    /// Touchscreens and pens, followed while scrolling (`Daemon+Touch`).
-    let touchDevices = TouchDevices()
-    /// The intent state last shown (`Daemon+Intent`); nil while not capturing.
-    var shownIntent: IntentState?
-
-    /// The mount matrix of the lifecycle's sensor, kept apart for the per-sample path.
-    var mountMatrix = MountMatrix.identity
-    /// The open capture and the uinput device: held only while the
-    /// lifecycle is active (`step` releases them when it leaves).
-    var source: SampleSource?
-    /// The sampling frequency a failed capture raised, kept raised while the
-    /// lifecycle retries the same sensor (each attempt would otherwise write
-    /// it and its journal again); restored when it stops trying.
-    var retainedSettings: SettingsJournal?
-    var scrollDevice: ScrollDevice?
-
-    var notifier: ServiceNotifier
-    let calibrationStore: CalibrationStore
-    /// A neutral pose saved by an earlier run, applied on the first activation only.
-    var savedNeutral: Vector3?
-    /// Save the neutral pose once the engine has one (after a recalibration).
-    var saveNeutralWhenSet = false
-    var pidFile: PidFile?
-    /// Where captures record the settings they change, for the next daemon
-    /// if this one is killed; only while this process holds the PID file.
-    var settingsJournalFile: SettingsJournalFile?
-
-    var stopRequested = false
-    var poller = Poller()
+    let platform: DaemonPlatform
+    let role: DaemonRole
+    private(set) var configuration: Configuration
+    private(set) var lifecycle: Lifecycle
+    private(set) var engine: ScrollEngine
+    private(set) var persistence: Persistence
+    private var instance: DaemonInstance?
+    private let signals: SignalSource
+    private var hotplug: DeviceEventSource?
+    private var switches = TabletModeSwitches()
+    private let touch: TouchDevices
+    private var bus: BusEndpoint?
+    private var monitors = MonitorStreams()
+    private var notifier: ServiceNotifier
+    /// What the daemon was doing at the end of the last round.
+    private(set) var snapshot: DaemonSnapshot
+    /// What signals and the bus asked for this round, applied in order.
+    private var requests: [ControlRequest] = []
+    /// A reload failed: the message, until one succeeds.
+    private var configurationProblem: String?
+    private var poller = Poller()
+    /// Set once SIGTERM or SIGINT came.
+    private(set) var isStopping = false
+    /// When the daemon started: the origin of `--dry-run`'s times.
     let startTime: Double
-    var printer = ReplayPrinter()
-    var monitorView: MonitorView?
-    /// The latest sample before and after the mount matrix, for the monitor.
-    var lastRaw = Vector3.zero
-    var lastCorrected = Vector3.zero
-    /// The last status line sent to systemd and logged, and what it was made
-    /// of: the line is rebuilt only when its parts change, so the loop does
-    /// not format a string on every iteration.
-    var lastStatus = ""
-    var lastStatusKey: StatusKey?
-    /// Emission failures are logged once per streak, not once per frame.
-    var emitFailing = false
 
-    init(
-        configuration: Configuration, configSource: (path: String, required: Bool), sink: FrameSink,
-        signals: SignalChannel, now: Double
-    ) {
+    init(platform: DaemonPlatform, role: DaemonRole, configuration: Configuration, signals: SignalSource) {
+        let now = platform.now()
+        self.platform = platform
+        self.role = role
         self.configuration = configuration
-        self.configSource = configSource
-        self.sink = sink
         self.signals = signals
-        self.controlsStore = UserControlsStore.standard
-        let controls =
-            sink.persistsState
-            ? Daemon.loadControls(from: controlsStore, mode: configuration.activation.when)
-            : UserControls.initial(for: configuration.activation.when)
-        self.controls = controls
-        self.engine = ScrollEngine(settings: controls.applied(to: configuration.scroll))
-        self.lifecycle = Daemon.makeLifecycle(configuration, controls, sink, hasDeviceMonitor: false)
-        self.notifier = ServiceNotifier(now: now)
-        self.calibrationStore = CalibrationStore.standard
-        self.startTime = now
-    }
-
-    static func makeLifecycle(
-        _ configuration: Configuration, _ controls: UserControls, _ sink: FrameSink, hasDeviceMonitor: Bool
-    ) -> Lifecycle {
-        Lifecycle(
+        persistence = Persistence(
+            controlsStore: role.controlsStore, calibrationStore: role.calibrationStore,
+            mode: configuration.activation.when)
+        engine = ScrollEngine(settings: persistence.controls.applied(to: configuration.scroll))
+        lifecycle = Lifecycle(
             activation: ActivationInputs(
-                mode: configuration.activation.when, tabletMode: nil, enabled: controls.enabled),
-            followsActivation: sink.followsActivation, hasDeviceMonitor: hasDeviceMonitor)
+                mode: configuration.activation.when, tabletMode: nil, enabled: persistence.controls.enabled),
+            hasDeviceMonitor: false)
+        touch = TouchDevices(opener: platform.touchInputs)
+        notifier = ServiceNotifier(environment: role.service, now: now)
+        startTime = now
+        snapshot = DaemonSnapshot(
+            phase: .off(lifecycle.activation), sensor: nil, controls: persistence.controls, tabletMode: nil,
+            orientation: nil)
     }
 
     // MARK: - Start and stop
 
-    /// Finds the sensor, starts the services around it and runs the loop
-    /// until SIGTERM or SIGINT. Returns the process exit status.
+    /// Runs until SIGTERM or SIGINT; returns the process exit status.
     func run() -> Int32 {
-        let now = DaemonClock.now()
-        let chosen: AccelerometerDevice
-        do {
-            chosen = try chooseDevice()
-        } catch {
-            Log.error(error.message)
+        guard start() else {
+            shutDown()
             return 1
         }
+        while !isStopping {
+            do {
+                try round()
+            } catch {
+                Log.error("\(error); stopping")
+                shutDown()
+                return 1
+            }
+        }
+        shutDown()
+        return 0
+    }
+
+    /// Finds the sensor, claims the machine, opens what is wanted and joins
+    /// the bus. False when the daemon cannot run (no accelerometer, another
+    /// daemon, a failure no retry mends); the log said why.
+    func start() -> Bool {
+        let now = platform.now()
+        let chosen: AccelerometerDevice
         do {
-            hotplug = try HotplugListener.open()
+            chosen = try platform.chooseSensor(configuration.device)
+        } catch {
+            Log.error(error.message)
+            return false
+        }
+        do {
+            hotplug = try platform.openHotplug()
         } catch {
             Log.warning(
-                "Hotplug disabled: \(error.message); looking for a returning sensor every \(Int(Lifecycle.rescanInterval)) s instead"
-            )
+                "Hotplug disabled: \(error.message); looking for a returning sensor every "
+                    + "\(Int(Lifecycle.rescanInterval)) s instead")
         }
-        lifecycle = Daemon.makeLifecycle(configuration, controls, sink, hasDeviceMonitor: hotplug != nil)
+        lifecycle = Lifecycle(activation: lifecycle.activation, hasDeviceMonitor: hotplug != nil)
         step(.sensorFound(chosen), now: now)
-        if sink.persistsState { savedNeutral = loadSavedNeutral(for: chosen) }
-        scanSwitchesIfNeeded(now: now)
-        if sink.holdsPidFile {
+        if !role.printsFrames {
             do {
-                let file = try PidFile.create()
-                pidFile = file
-                // No other daemon runs, so a journal in the runtime directory
-                // is a dead one's: put its settings back before capturing,
-                // or this daemon would take the changed values for originals.
-                let journalFile = SettingsJournalFile(directory: file.directory)
-                SettingsJournal.restoreLeftovers(from: journalFile)
-                settingsJournalFile = journalFile
+                instance = try DaemonInstance.claim(role.pidFile)
             } catch .alreadyRunning(let pid, let path) {
                 // Two daemons would scroll twice as far.
                 Log.error("Another tiltscrolld is already running (PID \(pid), \(path)); stop it first")
-                shutDown()
-                return 1
+                return false
             } catch {
                 Log.debug("No PID file: \(error)")
             }
         }
-        if sink.destination == .monitorView {
-            monitorView = MonitorView(settings: configuration.scroll, now: now)
-        }
-
+        followSwitches(now: now)
         reconcile(now: now)
-        if lifecycle.state == .failed {
-            // Nothing retrying would mend (no uinput, no permission); the report said why.
-            shutDown()
-            return 1
-        }
+        if case .failed = lifecycle.state { return false }
         step(.started, now: now)
-        if sink.servesBus { startBus(now: now) }
-        lastStatus = statusLine()
-        notifier.ready(status: lastStatus)
-        // An active start was logged with its details when it opened.
-        if lifecycle.state != .active { Log.info(lastStatus) }
-
-        let stoppedOnRequest = loop()
-        shutDown()
-        return stoppedOnRequest ? 0 : 1
+        snapshot = makeSnapshot()
+        connectBus()
+        notifier.ready(status: snapshot.serviceStatus)
+        // An active start was said with its details when it opened.
+        if !snapshot.isActive { Log.info(snapshot.statusLine) }
+        return true
     }
 
     /// Everything the daemon changed goes back: sysfs settings, the uinput
@@ -194,59 +161,65 @@ final class Daemon {
     /// first: nothing after it may keep it from being restored.
     func shutDown() {
         notifier.stopping()
-        releaseSensor()
-        restoreRetainedSettings()
-        if controlsSaveDue != nil { saveControls(now: DaemonClock.now()) }
+        let now = platform.now()
+        letGoOfSensor()
+        persistence.flush(now: now)
         bus?.close()
         bus = nil
-        monitorView?.finish()
+        monitors.closeAll()
         hotplug?.close()
-        for sw in switches { sw.close() }
-        switches.removeAll()
-        touchDevices.closeAll()
-        pidFile?.remove()
+        hotplug = nil
+        switches.closeAll()
+        touch.closeAll()
+        instance?.release()
+        instance = nil
         signals.close()
     }
 
-    // MARK: - The loop
+    // MARK: - One round of the loop
 
-    /// Runs until SIGTERM or SIGINT (true), or until `poll()` fails (false).
-    func loop() -> Bool {
-        while !stopRequested {
-            let now = DaemonClock.now()
-            reconcileTouchDevices(now: now)
-            followIntent(now: now)
-            poller.reset()
-            let signalSlot = poller.watch(signals.descriptor)
-            let hotplugSlot = hotplug.map { poller.watch($0.descriptor) }
-            for sw in switches { poller.watch(sw.descriptor) }
-            for device in touchDevices.devices { poller.watch(device.descriptor) }
-            let sourceSlot = source?.pollDescriptor.map { poller.watch($0) }
-            let busSlot = bus.map { poller.watch($0.connection.descriptor, events: $0.connection.events) }
+    /// Waits for what comes next and handles it.
+    func round() throws(SystemError) {
+        let now = platform.now()
+        followTouch(now: now)
+        poller.reset()
+        let signalSlot = poller.watch(signals.descriptor)
+        let hotplugSlot = hotplug.map { poller.watch($0.descriptor) }
+        for found in switches.switches { poller.watch(found.descriptor) }
+        for device in touch.devices { poller.watch(device.descriptor) }
+        let opened = lifecycle.session
+        let sensorSlot = opened?.capture.pollDescriptor.map { poller.watch($0) }
+        let busSlot = bus.map { poller.watch($0.descriptor, events: $0.events) }
+        monitors.watch(into: &poller)
 
-            do {
-                try poller.wait(until: nextDeadline(now: now), now: now)
-            } catch {
-                Log.error("\(error); stopping")
-                return false
-            }
-            let woke = DaemonClock.now()
+        try platform.wait(&poller, until: nextDeadline(now: now), now: now)
+        let woke = platform.now()
 
-            if poller.isReadable(signalSlot) { handleSignals(now: woke) }
-            if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
-            handleSwitches(now: woke)
-            handleTouchDevices(now: woke)
-            if let busSlot { serveBus(ready: poller.isReady(busSlot), now: woke) }
-            captureSamples(now: woke, descriptorReady: sourceSlot.map { poller.isReadable($0) } ?? false)
-            followSampleDemand(now: woke)
-            emitDueFrame(now: woke)
-            notifier.pingWatchdogIfDue(now: woke)
-            if monitorView != nil { monitorView?.redrawIfDue(now: woke, snapshot: monitorSnapshot()) }
-            reconcile(now: woke)
-            publishIfChanged(now: woke)
-            if let due = controlsSaveDue, woke >= due { saveControls(now: woke) }
+        if poller.isReadable(signalSlot) { readSignals() }
+        if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
+        if !switches.switches.isEmpty {
+            switches.drainReadable { poller.isReadable($0) }
+            followTabletMode(now: woke)
         }
-        return true
+        if !touch.devices.isEmpty {
+            touch.drainReadable { poller.isReadable($0) }
+            passTouchChanges(now: woke)
+        }
+        if let busSlot { serveBus(ready: poller.isReady(busSlot), now: woke) }
+        if !monitors.isEmpty { monitors.dropClosed { poller.isReady($0) } }
+        applyRequests(now: woke)
+        // The session may have changed with the requests: the one open now.
+        if let session = lifecycle.session, lifecycle.readsAllowed(at: woke) {
+            // A session opened this round was not watched: its descriptor is read from the next.
+            let ready = session === opened && sensorSlot.map { poller.isReadable($0) } ?? false
+            captureSamples(session, now: woke, descriptorReady: ready)
+            session.capture.follow(engine.sampleDemand, now: woke)
+        }
+        emitDueFrame(now: woke)
+        notifier.pingWatchdogIfDue(now: woke)
+        reconcile(now: woke)
+        persistence.saveIfDue(now: woke)
+        publish(now: woke)
     }
 
     /// The earliest time anything needs the loop; nil sleeps until an event.
@@ -256,76 +229,538 @@ final class Daemon {
             guard let time else { return }
             deadline = min(deadline ?? time, time)
         }
-        if let source, lifecycle.readsAllowed(at: now) { consider(source.nextReadTime(now: now)) }
+        if let session = lifecycle.session, lifecycle.readsAllowed(at: now) {
+            consider(session.capture.nextReadTime(now: now))
+        }
         consider(lifecycle.nextDeadline)
-        consider(controlsSaveDue)
+        consider(persistence.saveDue)
         consider(engine.frameDeadline)
-        consider(bus?.connection.deadline(now: now))
+        consider(bus?.deadline(now: now))
         consider(notifier.nextWatchdogPing)
-        consider(monitorView?.nextRedraw)
+        consider(monitors.deadline)
         return deadline
     }
 
     // MARK: - Samples and frames
 
-    func captureSamples(now: Double, descriptorReady: Bool) {
-        guard let source, lifecycle.readsAllowed(at: now) else { return }
-        if source.pollDescriptor != nil {
+    private func captureSamples(_ session: SensorSession, now: Double, descriptorReady: Bool) {
+        if session.capture.pollDescriptor != nil {
             guard descriptorReady else { return }
         } else {
-            guard let due = source.nextReadTime(now: now), due <= now else { return }
+            guard let due = session.capture.nextReadTime(now: now), due <= now else { return }
         }
-        let matrix = mountMatrix
-        var delivered = false
         do {
-            let status = try source.read(now: now) { sample in
-                let corrected = matrix.apply(sample.acceleration)
-                lastRaw = sample.acceleration
-                lastCorrected = corrected
-                engine.feed(corrected, at: sample.time)
-                delivered = true
-            }
+            let (status, delivered) = try session.read(into: &engine, now: now)
             if case .retryLater(let until) = status {
                 step(.readsRefused(until: until), now: now)
-            } else if delivered, lifecycle.awaitsSamples {
+            } else if delivered, lifecycle.isProving {
                 step(.samplesRead, now: now)
             }
         } catch {
-            lose(error, now: now)
+            lose(session, error, now: now)
         }
-        if saveNeutralWhenSet, let neutral = engine.neutral, let device = lifecycle.sensor {
-            saveNeutralWhenSet = false
-            saveNeutral(neutral, for: device)
+        if persistence.waitsForNeutral {
+            persistence.saveNeutralIfTaken(engine.neutral, for: lifecycle.sensor)
         }
     }
 
     /// On every wake-up: a frame when one is due, so that samples that come
     /// about as often as frames carry them (`ScrollEngine.isFrameDue(at:)`),
     /// and the timer (`frameDeadline`) fires only when they do not.
-    func emitDueFrame(now: Double) {
-        guard engine.isFrameDue(at: now), let frame = engine.frame(at: now) else { return }
-        switch sink.destination {
-        case .uinput:
-            guard let scrollDevice else { return }
-            do {
-                try scrollDevice.emit(frame)
-                if emitFailing {
-                    emitFailing = false
-                    Log.info("Scroll events flow again")
+    private func emitDueFrame(now: Double) {
+        guard engine.isFrameDue(at: now), let frame = engine.frame(at: now), let session = lifecycle.session else {
+            return
+        }
+        session.emit(frame, at: now) { engine.readout }
+        if !monitors.isEmpty { monitors.count(frame) }
+    }
+
+    /// The open capture failed: a broken sensor is retried, keeping its
+    /// raised sampling frequency; one that is gone is looked for.
+    private func lose(_ session: SensorSession, _ error: CaptureError, now: Double) {
+        let sensor = lifecycle.sensor
+        let failure = CaptureFailure(step: .read, message: "\(sensor?.name ?? "the accelerometer"): \(error.message)")
+        let exists = sensor.map { platform.sensorExists(at: $0.sysfsPath) } ?? false
+        let kept = session.capture.releaseForRetry()
+        step(.readFailed(failure, sensorStillExists: exists, kept: kept.isEmpty ? nil : kept), now: now)
+    }
+
+    // MARK: - The lifecycle
+
+    /// Feeds `event` to the lifecycle and carries out what it hands back:
+    /// the transition is logged by name (debug), an event the state did not
+    /// expect is said, a session let go of is closed, settings kept for
+    /// retries that will not come are restored, the report is said.
+    private func step(_ event: Lifecycle.Event, now: Double) {
+        let outcome = lifecycle.handle(event, at: now)
+        if let transition = outcome.transition { Log.debug("Lifecycle: \(transition)") }
+        if let unexpected = outcome.unexpected { Log.notice("Lifecycle: \(unexpected)") }
+        if let (session, forRetry) = outcome.released {
+            session.close(forRetry: forRetry)
+            engine.halt()
+        }
+        outcome.restore?.restoreAll()
+        if let report = outcome.report { say(report, now: now) }
+    }
+
+    /// Does what the lifecycle's state asks for until it asks for nothing:
+    /// discovery in `lookingForSensor`, opening in `opening`.
+    private func reconcile(now: Double) {
+        if let due = lifecycle.nextDeadline, now >= due { step(.tick, now: now) }
+        // Each step moves on (found or not, opened or failed); the bound is a guard.
+        for _ in 0..<8 {
+            switch lifecycle.state {
+            case .lookingForSensor:
+                do {
+                    step(.sensorFound(try platform.chooseSensor(configuration.device)), now: now)
+                } catch {
+                    Log.debug("No accelerometer yet: \(error.message)")
+                    step(.sensorNotFound, now: now)
                 }
-            } catch {
-                if !emitFailing {
-                    emitFailing = true
-                    Log.warning("Cannot emit scroll events: \(error)")
+            case .opening(let sensor, let kept):
+                open(sensor, kept: kept, now: now)
+            default:
+                return
+            }
+        }
+    }
+
+    /// Opens the capture and the output, and sets the neutral pose: the one
+    /// saved by an earlier run on the first activation, the pose held now
+    /// on every later one.
+    private func open(_ sensor: AccelerometerDevice, kept: SettingsJournal?, now: Double) {
+        let journal = kept ?? SettingsJournal(file: instance?.journalFile)
+        let capture: SampleSource
+        do {
+            capture = try platform.openCapture(sensor, configuration.device, journal: journal)
+        } catch {
+            let failure = CaptureFailure(
+                step: .capture, message: "\(sensor.name): \(error.message)",
+                retryMayMend: error.kind != .permissionDenied)
+            step(.openFailed(failure, kept: journal.isEmpty ? nil : journal), now: now)
+            return
+        }
+        let output: FrameOutput
+        do {
+            output =
+                role.printsFrames
+                ? FramePrinter(startTime: startTime)
+                : try platform.openScrollDevice(horizontal: configuration.scroll.horizontal)
+        } catch {
+            capture.release()
+            step(
+                .openFailed(CaptureFailure(step: .scrollDevice, message: "\(error)", retryMayMend: false), kept: nil),
+                now: now)
+            return
+        }
+        let session = SensorSession(capture: capture, output: output, mountMatrix: sensor.mountMatrix)
+        engine.setSensorResolution(capture.calibration.resolution)
+        if !hasActivatedBefore, let saved = persistence.savedNeutral(for: sensor) {
+            engine.restoreNeutral(saved)
+        } else {
+            engine.recalibrate(at: now)
+        }
+        hasActivatedBefore = true
+        step(.opened(session), now: now)
+    }
+
+    /// The saved neutral pose applies to the first activation only.
+    private var hasActivatedBefore = false
+
+    /// The session goes, if there is one (the daemon is stopping).
+    private func letGoOfSensor() {
+        if case .retrying(_, _, let kept?) = lifecycle.state { kept.restoreAll() }
+        if case .opening(_, let kept?) = lifecycle.state { kept.restoreAll() }
+        if let session = lifecycle.session {
+            session.close(forRetry: false)
+            engine.halt()
+        }
+    }
+
+    /// What the lifecycle reports, in the log.
+    private func say(_ report: Lifecycle.Report, now: Double) {
+        switch report {
+        case .started:
+            let name = lifecycle.sensor?.name.description ?? "?"
+            let mode = lifecycle.session?.capture.mode.rawValue ?? "?"
+            let node = lifecycle.session?.output.deviceNode.map { " as \($0)" } ?? ""
+            Log.info("Scrolling with \(name) (\(mode) capture)\(node)")
+        case .stopped(let reason):
+            Log.info("Scrolling off: \(reason)")
+        case .failure(.failing(let failure, let retryIn)):
+            Log.warning(
+                "\(failure.sentence); trying again in \(RetryBackoff.format(retryIn)), then less and less often "
+                    + "(at most every \(RetryBackoff.format(RetryBackoff.longestDelay)))")
+        case .failure(.stillFailing(let failure, let attempts, let since, let retryIn)):
+            Log.warning(
+                "\(failure.sentence); still failing after \(attempts) attempts in "
+                    + "\(RetryBackoff.format(now - since)); next in \(RetryBackoff.format(retryIn))")
+        case .recovered(let attempts):
+            Log.notice(
+                "\(lifecycle.sensor?.name.description ?? "The accelerometer") works again after \(attempts) failed attempts"
+            )
+        case .gone(let name, let failure?):
+            Log.warning("Lost \(name): \(failure.message); waiting for it to return")
+        case .gone(let name, nil):
+            Log.notice("\(name) went away; waiting for it to return")
+        case .unusable(let name, let reason):
+            Log.error("\(name): \(reason)")
+        case .fatal(let failure):
+            Log.error(failure.sentence)
+        }
+    }
+
+    // MARK: - Requests: signals and the bus
+
+    private func readSignals() {
+        signals.drain { signal in
+            switch signal {
+            case SIGTERM, SIGINT: requests.append(.stop(SignalChannel.name(signal)))
+            case SIGUSR1: requests.append(.calibrate(by: "SIGUSR1", reply: nil))
+            case SIGUSR2: requests.append(.toggle(by: "SIGUSR2"))
+            case SIGHUP: requests.append(.reload)
+            default: break
+            }
+        }
+    }
+
+    /// Dispatches what the bus brought (`ready`) or what its deadline asks
+    /// for; what callers asked for joins the round's requests.
+    private func serveBus(ready: Bool, now: Double) {
+        guard let bus else { return }
+        if !ready, bus.deadline(now: now).map({ $0 > now }) ?? true { return }
+        do {
+            try bus.process(into: &requests)
+        } catch {
+            Log.warning(
+                "Lost the system bus (\(error.message)); the D-Bus interface is off until tiltscrolld restarts")
+            bus.close()
+            self.bus = nil
+        }
+    }
+
+    /// Applies the round's requests in the order they came, with the round's time.
+    private func applyRequests(now: Double) {
+        guard !requests.isEmpty else { return }
+        // Taken first: applying one never adds another, but a request must
+        // not be applied twice if it did.
+        let pending = requests
+        requests.removeAll(keepingCapacity: true)
+        for request in pending {
+            switch request {
+            case .change(.enabled(let on), let who): setEnabled(on, by: who, now: now)
+            case .change(.sensitivity(let factor), let who): setSensitivity(factor, by: who, now: now)
+            case .toggle(let who): setEnabled(!persistence.controls.enabled, by: who, now: now)
+            case .calibrate(let who, let reply): recalibrate(by: who, reply: reply, now: now)
+            case .watch(let who, let reply): monitors.attach(reply, by: who, now: now)
+            case .reload: reload(now: now)
+            case .stop(let signal):
+                if !isStopping { Log.info("\(signal): stopping") }
+                isStopping = true
+            }
+        }
+    }
+
+    /// The switch: on top of `[Activation] When=`, persisted. Takes effect
+    /// within the round (the sensor opened or let go) and is published at its end.
+    private func setEnabled(_ on: Bool, by who: String, now: Double) {
+        guard persistence.setEnabled(on, now: now) else { return }
+        Log.info("Scrolling switched \(on ? "on" : "off") (\(who))")
+        step(.enabledChanged(on), now: now)
+    }
+
+    /// A factor on `Speed=`, persisted; the configuration file is left as it is.
+    private func setSensitivity(_ factor: Double, by who: String, now: Double) {
+        guard persistence.setSensitivity(factor, now: now) else { return }
+        engine.apply(persistence.controls.applied(to: configuration.scroll))
+        // A slider sends many; they are not each worth a line of the journal.
+        Log.debug("Sensitivity \(factor) (\(who))")
+    }
+
+    /// Makes the current pose neutral, saved once the engine has taken it;
+    /// refused while not scrolling, when there is no pose to take.
+    private func recalibrate(by who: String, reply: CalibrationReply?, now: Double) {
+        guard lifecycle.isActive else {
+            Log.notice("Recalibration asked (\(who)) while not scrolling; the pose is taken when scrolling starts")
+            reply?.refused(
+                BusError(
+                    name: BusError.notActive,
+                    message: "Tilt scrolling is not active (\(snapshot.statusLine)); the pose is taken when it starts"))
+            return
+        }
+        engine.recalibrate(at: now)
+        persistence.saveNeutralWhenTaken()
+        Log.info("Recalibrated (\(who)): the current pose is neutral")
+        reply?.succeeded()
+    }
+
+    // MARK: - Reload
+
+    /// SIGHUP: read the configuration again; a bad file keeps the running one.
+    private func reload(now: Double) {
+        notifier.reloading()
+        let new: Configuration
+        do {
+            new = try Configuration.load(path: role.configSource.path, required: role.configSource.required)
+        } catch {
+            Log.error("Reload failed, keeping the running configuration: \(error)")
+            configurationProblem = "\(error)"
+            // systemd waits for READY=1 after RELOADING=1, failed or not.
+            notifier.ready(status: makeSnapshot().serviceStatus)
+            return
+        }
+        configurationProblem = nil
+        apply(new, now: now)
+        Log.info("Reloaded \(role.configSource.path)")
+        reconcile(now: now)
+        notifier.ready(status: makeSnapshot().serviceStatus)
+    }
+
+    private func apply(_ new: Configuration, now: Double) {
+        let old = configuration
+        configuration = new
+        engine.apply(persistence.controls.applied(to: new.scroll))
+        if new.device != old.device {
+            // Another device, matrix, rate or mode: choose and open afresh.
+            step(.deviceSettingsChanged, now: now)
+        } else if new.scroll.horizontal != old.scroll.horizontal {
+            // The wheel's capabilities changed: a new uinput device.
+            step(.outputSettingsChanged, now: now)
+        }
+        if new.activation.when != old.activation.when {
+            step(.modeChanged(new.activation.when), now: now)
+            followSwitches(now: now)
+        }
+    }
+
+    // MARK: - udev
+
+    private func handleDeviceEvents(now: Double) {
+        guard let hotplug else { return }
+        var appeared = false
+        let eventsLost = hotplug.drain { event in
+            switch event.subsystem {
+            case "iio":
+                if let current = lifecycle.sensor, event.sysfsPath == current.sysfsPath {
+                    handleCurrentSensor(event, now: now)
+                } else if event.action == .add || event.action == .bind {
+                    appeared = true
+                }
+            case "input":
+                switches.handle(event, wanted: wantsSwitches, on: platform)
+                followTabletMode(now: now)
+                handleTouchDeviceEvent(event, now: now)
+            default:
+                break
+            }
+        }
+        if eventsLost {
+            // A remove or add may be among the lost: check the sensor in use
+            // is still there, and look for one if none is.
+            if let current = lifecycle.sensor, !platform.sensorExists(at: current.sysfsPath) {
+                step(.sensorRemoved, now: now)
+            }
+            appeared = true
+            switches.rescan(wanted: wantsSwitches, on: platform)
+            followTabletMode(now: now)
+            touch.refresh()
+            passTouchChanges(now: now)
+        }
+        if appeared { step(.sensorAppeared, now: now) }
+    }
+
+    private func handleCurrentSensor(_ event: DeviceEvent, now: Double) {
+        switch event.action {
+        case .remove, .unbind:
+            step(.sensorRemoved, now: now)
+        case .change:
+            // hwdb or rules may have changed the mount matrix or location.
+            guard
+                let updated = try? platform.describeSensor(
+                    at: event.sysfsPath, matrixOverride: configuration.device.mountMatrix),
+                let current = lifecycle.sensor
+            else { return }
+            if updated.mountMatrix != current.mountMatrix {
+                Log.info("Mount matrix of \(updated.name) is now \(updated.mountMatrix) (\(updated.mountMatrixSource))")
+                if let session = lifecycle.session {
+                    session.mountMatrix = updated.mountMatrix
+                    engine.recalibrate(at: now)
                 }
             }
-        case .standardOutput:
-            var line = ""
-            printer.write(
-                ReplayStep(time: now - startTime, event: .frame, frame: frame, readout: engine.readout), to: &line)
-            StandardOutput.write(line)
-        case .monitorView:
-            monitorView?.record(frame)
+            step(.sensorChanged(updated), now: now)
+        default:
+            break
+        }
+    }
+
+    // MARK: - Tablet-mode switches
+
+    /// Only `auto` and `tablet-mode` care about switches; the others never open them.
+    private var wantsSwitches: Bool {
+        let mode = lifecycle.activation.mode
+        return mode == .auto || mode == .tabletMode
+    }
+
+    private func followSwitches(now: Double) {
+        switches.follow(wanted: wantsSwitches, on: platform)
+        followTabletMode(now: now)
+    }
+
+    /// The switches' state into the lifecycle.
+    private func followTabletMode(now: Double) {
+        let state = switches.tabletMode
+        guard state != lifecycle.activation.tabletMode else { return }
+        step(.tabletModeChanged(state), now: now)
+        if let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
+    }
+
+    // MARK: - Touch
+
+    /// Touch devices are open only while they matter: `[Scroll]
+    /// PauseOnTouch=yes` and a sensor captured. Otherwise a finger on the
+    /// screen of a laptop in laptop mode never wakes the daemon.
+    private func followTouch(now: Double) {
+        let wanted = configuration.scroll.pauseOnTouch && lifecycle.isActive
+        guard wanted != touch.isFollowing else { return }
+        if wanted {
+            touch.open()
+        } else {
+            touch.closeAll()
+        }
+        passTouchChanges(now: now)
+    }
+
+    /// A udev event of subsystem "input": a touchscreen or pen that appeared
+    /// is followed, one that went away released.
+    private func handleTouchDeviceEvent(_ event: DeviceEvent, now: Double) {
+        guard touch.isFollowing, let node = event.deviceNode else { return }
+        switch event.action {
+        case .add:
+            guard let kind = event.touchKind, TouchInputRecord.isEventNode(node) else { return }
+            touch.added(TouchInputRecord(sysfsPath: event.sysfsPath, deviceNode: node, kind: kind))
+        case .remove:
+            touch.removed(deviceNode: node)
+        default:
+            return
+        }
+        passTouchChanges(now: now)
+    }
+
+    /// Tells the engine when the first contact began or the last one ended:
+    /// before the samples and the frame of the same round, so that the
+    /// pause comes within one frame.
+    private func passTouchChanges(now: Double) {
+        let change = touch.takeChange()
+        if change.begin { tellEngineTouch(true, now: now) }
+        if change.end { tellEngineTouch(false, now: now) }
+    }
+
+    private func tellEngineTouch(_ touching: Bool, now: Double) {
+        // No line of its own in the log: the intent state says it (touched).
+        engine.touch(touching, at: now)
+        lifecycle.session?.output.note(.touch(touching), at: now) { engine.readout }
+    }
+
+    // MARK: - The bus
+
+    /// Connects and registers; without a bus (a container, an initramfs)
+    /// the daemon runs on, reachable by signals only.
+    private func connectBus() {
+        do {
+            bus = try platform.connectBus(publishing: snapshot)
+        } catch {
+            Log.notice(
+                "No D-Bus interface (\(error.message)): tiltscrollctl enable, disable and status "
+                    + "cannot reach this daemon; signals still work")
+        }
+    }
+
+    // MARK: - The snapshot and its views
+
+    /// What the daemon is doing now.
+    func makeSnapshot() -> DaemonSnapshot {
+        let phase: DaemonSnapshot.Phase
+        var orientation: ScreenOrientation? = nil
+        switch lifecycle.state {
+        case .off: phase = .off(lifecycle.activation)
+        case .lookingForSensor, .waitingForSensor, .opening, .retrying: phase = .waitingForSensor(lifecycle.failure)
+        case .active(let active):
+            phase = .active(active.session.capture.mode, engine.intentState)
+            orientation = engine.orientation
+        case .failed(let failure): phase = .failed(failure)
+        }
+        return DaemonSnapshot(
+            phase: phase, sensor: lifecycle.sensor.map { SensorIdentity(name: $0.name, path: $0.sysfsPath) },
+            controls: persistence.controls, tabletMode: lifecycle.activation.tabletMode, orientation: orientation,
+            configurationProblem: configurationProblem)
+    }
+
+    /// Builds the round's snapshot and, when it differs from the last,
+    /// remakes every view of it: the systemd status, the bus's properties
+    /// (one `PropertiesChanged`), the log, `--dry-run`'s intent lines; and
+    /// feeds the monitors, by time while a sensor is captured.
+    private func publish(now: Double) {
+        let new = makeSnapshot()
+        let changed = new != snapshot
+        if changed {
+            let old = snapshot
+            snapshot = new
+            say(from: old, to: new, now: now)
+            bus?.publish(new)
+        }
+        if !monitors.isEmpty {
+            monitors.writeIfDue(now: now, active: new.isActive, changed: changed) { monitorRecord() }
+        }
+    }
+
+    /// The log and the systemd status follow the snapshot.
+    private func say(from old: DaemonSnapshot, to new: DaemonSnapshot, now: Double) {
+        if case .active(_, let was) = old.phase, case .active(_, let intent) = new.phase, was != intent {
+            // A device put down and picked up, a hand held still and tilted
+            // again, are every-minute events of normal use: debug only.
+            if let was, let intent {
+                Log.debug("Intent: \(was.name) -> \(intent.name) (\(intent.reason))")
+            }
+            lifecycle.session?.output.note(.intent, at: now) { engine.readout }
+        } else if case .active(_, let intent?) = new.phase, !old.isActive {
+            Log.debug("Intent: \(intent.name) (\(intent.reason))")
+        }
+        let status = new.serviceStatus
+        guard status != old.serviceStatus else { return }
+        notifier.status(status)
+        if new.phase.kind != old.phase.kind || new.sensor != old.sensor { Log.debug("Status: \(status)") }
+    }
+
+    /// The monitors' picture of now.
+    private func monitorRecord() -> MonitorRecord {
+        let device: String
+        if let sensor = lifecycle.sensor {
+            device =
+                "\(sensor.name) (\(lifecycle.session.map { "\($0.capture.mode.rawValue) capture" } ?? "not captured"))"
+        } else {
+            device = "no accelerometer"
+        }
+        var record = MonitorRecord(
+            state: "\(snapshot.statusLine)    [Activation] When=\(configuration.activation.when.rawValue)",
+            device: device, settings: persistence.controls.applied(to: configuration.scroll))
+        if let session = lifecycle.session {
+            record.read(engine.readout)
+            record.raw = session.lastRaw
+            record.corrected = session.lastCorrected
+            record.matrix = session.mountMatrix
+        }
+        return record
+    }
+}
+
+extension DaemonSnapshot.Phase {
+    /// The phase without its details, for deciding what is news.
+    var kind: Int {
+        switch self {
+        case .off: 0
+        case .waitingForSensor: 1
+        case .active: 2
+        case .failed: 3
         }
     }
 }

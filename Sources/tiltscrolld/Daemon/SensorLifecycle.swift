@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// What the lifecycle needs to know of an accelerometer.
 protocol LifecycleSensor: Equatable {
     /// The IIO `name` attribute, as the driver reports it.
@@ -9,38 +11,85 @@ protocol LifecycleSensor: Equatable {
     var unusableReason: String? { get }
 }
 
-/// The sensor and output lifecycle of the daemon as one state machine:
-/// states, events and transitions, each with a name for the log, the way
-/// libinput writes its state machines.
+/// The sensor and output lifecycle of the daemon as one state machine, the
+/// way libinput writes its state machines: states that carry their own
+/// data, named events, one handler per state, every transition named for
+/// the log, and an event a state does not expect said, never dropped
+/// silently.
 ///
-/// It is pure. The daemon performs what a state asks for (discover a sensor
-/// in `lookingForSensor`, open the capture and the frame sink in `opening`,
-/// hold them only in `active`) and reports the outcome as the next event;
-/// time is passed in. The retry back-off of a sensor that keeps failing
-/// lives here too (`RetryBackoff`): an attempt counts as a success only once
-/// the capture has delivered samples for `provingTime`, so a sensor that
-/// opens and then fails at once is retried less and less often instead of
-/// every second.
-struct SensorLifecycle<Sensor: LifecycleSensor> {
-    enum State: String, Equatable {
-        /// Not wanted (switched off, or not by `[Activation]`): nothing held.
-        case off
-        /// Wanted and no sensor known: the daemon runs discovery now.
-        case lookingForSensor = "looking-for-sensor"
-        /// Wanted, no usable sensor: waiting for udev to announce one (or
-        /// for `rescanAt` where no udev monitor exists).
-        case waitingForSensor = "waiting-for-sensor"
-        /// Wanted and a sensor known: the daemon opens the capture and the sink now.
-        case opening
-        /// An attempt failed; the next is due at `retryAt`.
-        case retrying
-        /// Capturing and emitting: the only state that holds the sensor and the sink.
-        case active
-        /// Start-up failed for a reason no retry mends; the daemon exits.
-        case failed
+/// The machine holds what each state owns: the sensor it is about, the
+/// open `Session` (the capture and the uinput device) in `active` only,
+/// what a failed capture kept raised for its retries (`Kept`) in `opening`
+/// and `retrying` only, and the deadline of `retrying` and of a rescan. It
+/// does no I/O. The daemon performs what a state asks for (discover in
+/// `lookingForSensor`, open in `opening`), reports the outcome as the next
+/// event, and carries out what an `Outcome` hands back: a session to let
+/// go, kept settings to restore. Time is passed in.
+///
+/// The retry back-off of a sensor that keeps failing lives here too
+/// (`RetryBackoff`): an attempt counts as a success only once the capture
+/// has delivered samples for `provingTime`, so a sensor that opens and then
+/// fails at once is retried less and less often instead of every second.
+struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
+    /// What the active state holds.
+    struct Active {
+        var sensor: Sensor
+        var session: Session
+        /// When the capture opened.
+        var openedAt: Double
+        /// The capture has not proven itself yet: the daemon reports
+        /// `samplesRead` until it has delivered samples for `provingTime`.
+        var isProving: Bool
+        /// The driver refused reads; none until then.
+        var readsHeldUntil: Double?
     }
 
-    enum Event: Equatable {
+    enum State {
+        /// Not wanted (switched off, or not by `[Activation]`); the sensor
+        /// chosen is remembered, to be opened when wanted.
+        case off(remembered: Sensor?)
+        /// Wanted and no sensor known: the daemon runs discovery now.
+        case lookingForSensor
+        /// Wanted, no usable sensor (none, or the one chosen is unusable):
+        /// waiting for udev to announce one, or for `rescanAt` where no udev
+        /// monitor exists.
+        case waitingForSensor(unusable: Sensor?, rescanAt: Double?)
+        /// Wanted and a sensor known: the daemon opens the capture and the
+        /// output now, with what an earlier attempt kept.
+        case opening(Sensor, kept: Kept?)
+        /// An attempt failed; the next is due at `retryAt`.
+        case retrying(Sensor, retryAt: Double, kept: Kept?)
+        /// Capturing and emitting: the only state that holds a session.
+        case active(Active)
+        /// Start-up failed for a reason no retry mends; the daemon exits.
+        case failed(CaptureFailure)
+
+        /// `*_to_str` for the log and the status.
+        var name: String {
+            switch self {
+            case .off: "off"
+            case .lookingForSensor: "looking-for-sensor"
+            case .waitingForSensor: "waiting-for-sensor"
+            case .opening: "opening"
+            case .retrying: "retrying"
+            case .active: "active"
+            case .failed: "failed"
+            }
+        }
+
+        /// The sensor the state is about, if any.
+        var sensor: Sensor? {
+            switch self {
+            case .off(let remembered): remembered
+            case .waitingForSensor(let unusable, _): unusable
+            case .opening(let sensor, _), .retrying(let sensor, _, _): sensor
+            case .active(let active): active.sensor
+            case .lookingForSensor, .failed: nil
+            }
+        }
+    }
+
+    enum Event {
         /// The person's switch.
         case enabledChanged(Bool)
         /// `[Activation] When=` after a reload.
@@ -59,53 +108,47 @@ struct SensorLifecycle<Sensor: LifecycleSensor> {
         case sensorRemoved
         /// udev changed the sensor in use (its mount matrix, its location).
         case sensorChanged(Sensor)
-        /// The capture and the sink are open.
-        case opened
-        case openFailed(CaptureFailure)
-        /// The capture delivered samples. Sent only while `awaitsSamples`.
+        /// The capture and the output are open.
+        case opened(Session)
+        /// Opening failed; `kept` is what the attempt left raised for the next.
+        case openFailed(CaptureFailure, kept: Kept?)
+        /// The capture delivered samples, while it proves itself.
         case samplesRead
         /// The driver refuses reads for now; try again at `until`.
         case readsRefused(until: Double)
         /// The open capture failed; `sensorStillExists` tells a broken
-        /// sensor (retried) from one that is gone (looked for again).
-        case readFailed(CaptureFailure, sensorStillExists: Bool)
+        /// sensor (retried, keeping `kept` raised) from one that is gone
+        /// (looked for again).
+        case readFailed(CaptureFailure, sensorStillExists: Bool, kept: Kept?)
         /// A reload changed `[Device]`: choose and open afresh.
         case deviceSettingsChanged
-        /// A reload changed what the sink is made with (the horizontal wheel): reopen it.
-        case sinkSettingsChanged
-        /// Time passed: due retries, rescans and read holds.
+        /// A reload changed what the output is made with (the horizontal wheel): reopen it.
+        case outputSettingsChanged
+        /// Time passed: due retries and rescans, a read hold's end.
         case tick
 
         /// `*_to_str` for the log.
         var name: String {
             switch self {
-            case .enabledChanged(let on): return on ? "enabled" : "disabled"
-            case .modeChanged(let mode): return "mode-\(mode.rawValue)"
-            case .tabletModeChanged(let on): return on.map { $0 ? "tablet-mode" : "laptop-mode" } ?? "no-tablet-switch"
-            case .started: return "started"
-            case .sensorFound: return "sensor-found"
-            case .sensorNotFound: return "sensor-not-found"
-            case .sensorAppeared: return "sensor-appeared"
-            case .sensorRemoved: return "sensor-removed"
-            case .sensorChanged: return "sensor-changed"
-            case .opened: return "opened"
-            case .openFailed: return "open-failed"
-            case .samplesRead: return "samples-read"
-            case .readsRefused: return "reads-refused"
-            case .readFailed: return "read-failed"
-            case .deviceSettingsChanged: return "device-settings-changed"
-            case .sinkSettingsChanged: return "sink-settings-changed"
-            case .tick: return "tick"
+            case .enabledChanged(let on): on ? "enabled" : "disabled"
+            case .modeChanged(let mode): "mode-\(mode.rawValue)"
+            case .tabletModeChanged(let on): on.map { $0 ? "tablet-mode" : "laptop-mode" } ?? "no-tablet-switch"
+            case .started: "started"
+            case .sensorFound: "sensor-found"
+            case .sensorNotFound: "sensor-not-found"
+            case .sensorAppeared: "sensor-appeared"
+            case .sensorRemoved: "sensor-removed"
+            case .sensorChanged: "sensor-changed"
+            case .opened: "opened"
+            case .openFailed: "open-failed"
+            case .samplesRead: "samples-read"
+            case .readsRefused: "reads-refused"
+            case .readFailed: "read-failed"
+            case .deviceSettingsChanged: "device-settings-changed"
+            case .outputSettingsChanged: "output-settings-changed"
+            case .tick: "tick"
             }
         }
-    }
-
-    /// One handled event, for the log: "active -> retrying (read-failed)".
-    struct Transition: Equatable, CustomStringConvertible {
-        var from: State
-        var event: String
-        var to: State
-        var description: String { "\(from.rawValue) -> \(to.rawValue) (\(event))" }
     }
 
     /// What the daemon should say about an event, beyond the transition.
@@ -126,222 +169,383 @@ struct SensorLifecycle<Sensor: LifecycleSensor> {
         case fatal(CaptureFailure)
     }
 
+    /// What handling one event came to, for the daemon to carry out and say.
+    struct Outcome {
+        /// "active -> retrying (read-failed)"; nil when the state stayed.
+        var transition: String?
+        /// The state did not expect the event, which changed nothing: a
+        /// line for the log ("opened while off").
+        var unexpected: String?
+        var report: Report?
+        /// A session the machine let go of: the daemon closes it, keeping
+        /// the raised sampling frequency when `forRetry`.
+        var released: (session: Session, forRetry: Bool)?
+        /// Settings a failed capture kept for retries that will not come:
+        /// the daemon restores them.
+        var restore: Kept?
+    }
+
     /// How long a new capture must deliver samples before it counts as working.
     static var provingTime: Double { 5.0 }
     /// Without a udev monitor nothing announces a returning sensor; look again this often.
     static var rescanInterval: Double { 5.0 }
 
-    private(set) var state: State = .off
+    private(set) var state: State
     private(set) var activation: ActivationInputs
-    /// False for the monitor, which shows the sensor whatever the switch and `[Activation]` say.
-    let followsActivation: Bool
     /// Whether udev announces sensors; without it, `waitingForSensor` rescans.
     let hasDeviceMonitor: Bool
-
-    /// The sensor chosen, while one is known (also while off).
-    private(set) var sensor: Sensor?
     /// The failure the status shows: the last one, until a capture proves itself.
     private(set) var failure: CaptureFailure?
     private(set) var backoff = RetryBackoff()
-    /// When `retrying` ends.
-    private(set) var retryAt: Double?
-    /// When `waitingForSensor` looks again (no udev monitor).
-    private(set) var rescanAt: Double?
-    /// While active: reads are held until then (the driver refused them).
-    private(set) var readHoldUntil: Double?
-    /// While active: when the capture opened, and whether it has delivered samples.
-    private(set) var openedAt: Double?
-    /// While active: the capture has not yet proven itself, and the daemon
-    /// reports `samplesRead`.
-    private(set) var awaitsSamples = false
-    private var isStarting = true
-    /// Counts the changes of what the status and the bus show (state,
-    /// sensor, failure, wish), so the daemon compares one number per round.
-    private(set) var revision = 0
+    /// Until `started`, a failure no retry mends is fatal.
+    private var hasStarted = false
 
-    init(activation: ActivationInputs, followsActivation: Bool, hasDeviceMonitor: Bool) {
+    init(activation: ActivationInputs, hasDeviceMonitor: Bool) {
         self.activation = activation
-        self.followsActivation = followsActivation
         self.hasDeviceMonitor = hasDeviceMonitor
-        state = isWanted ? .lookingForSensor : .off
+        state = activation.isWanted ? .lookingForSensor : .off(remembered: nil)
     }
 
     /// Whether scrolling is wanted now.
-    var isWanted: Bool { !followsActivation || activation.isWanted }
+    var isWanted: Bool { activation.isWanted }
+
+    var sensor: Sensor? { state.sensor }
+
+    /// The open session; nil in every state but `active`.
+    var session: Session? {
+        if case .active(let active) = state { return active.session }
+        return nil
+    }
+
+    var isActive: Bool {
+        if case .active = state { return true }
+        return false
+    }
+
+    /// The capture is active and has not proven itself yet: the daemon
+    /// reports `samplesRead`.
+    var isProving: Bool {
+        if case .active(let active) = state { return active.isProving }
+        return false
+    }
 
     /// The earliest time the machine needs a `tick`; nil when none.
     var nextDeadline: Double? {
         switch state {
-        case .retrying: return retryAt
-        case .waitingForSensor: return rescanAt
-        case .active: return readHoldUntil
-        default: return nil
+        case .retrying(_, let retryAt, _): retryAt
+        case .waitingForSensor(_, let rescanAt): rescanAt
+        case .active(let active): active.readsHeldUntil
+        default: nil
         }
     }
 
     /// Whether the open capture may be read at `now` (no hold in force).
     func readsAllowed(at now: Double) -> Bool {
-        guard let hold = readHoldUntil else { return true }
+        guard case .active(let active) = state, let hold = active.readsHeldUntil else { return true }
         return now >= hold
     }
 
     /// Applies `event` at `now`.
-    mutating func handle(_ event: Event, at now: Double) -> (transition: Transition, report: Report?) {
-        let before = state
-        let shown = (sensor, failure, activation)
-        defer { if state != before || shown != (sensor, failure, activation) { revision &+= 1 } }
-        var report: Report? = nil
+    mutating func handle(_ event: Event, at now: Double) -> Outcome {
+        let before = state.name
+        var outcome = Outcome()
+        var expected = true
         switch event {
         case .enabledChanged(let on): activation.enabled = on
         case .modeChanged(let mode): activation.mode = mode
         case .tabletModeChanged(let on): activation.tabletMode = on
-        case .started: isStarting = false
+        case .started: hasStarted = true
+        default:
+            switch state {
+            case .off(let remembered): expected = handleOff(event, remembered: remembered, now, &outcome)
+            case .lookingForSensor: expected = handleLooking(event, now, &outcome)
+            case .waitingForSensor(let unusable, let rescanAt):
+                expected = handleWaiting(event, unusable: unusable, rescanAt: rescanAt, now, &outcome)
+            case .opening(let sensor, let kept): expected = handleOpening(event, sensor, kept: kept, now, &outcome)
+            case .retrying(let sensor, let retryAt, let kept):
+                expected = handleRetrying(event, sensor, retryAt: retryAt, kept: kept, now, &outcome)
+            case .active(let active): expected = handleActive(event, active, now, &outcome)
+            case .failed: expected = handleFailed(event)
+            }
+        }
+        if !expected { outcome.unexpected = "\(event.name) is not expected in \(before); ignored" }
+        followWish(now, &outcome)
+        let after = state.name
+        if after != before { outcome.transition = "\(before) -> \(after) (\(event.name))" }
+        return outcome
+    }
+
+    // MARK: - One handler per state
+    //
+    // Each returns whether the state expects the event. An event a state
+    // expects may still change nothing (a sensor appearing while one is
+    // captured); one it does not expect is a mistake somewhere, said by the
+    // daemon.
+
+    private mutating func handleOff(
+        _ event: Event, remembered: Sensor?, _ now: Double, _ outcome: inout Outcome
+    ) -> Bool {
+        switch event {
         case .sensorFound(let found):
-            // While off the sensor is remembered, to be opened when wanted.
-            guard state == .lookingForSensor || state == .off else { break }
-            sensor = found
-            if let reason = found.unusableReason {
-                let unusable = CaptureFailure(step: .capture, message: "\(found.name): \(reason)", retryMayMend: false)
-                // A rescan finding it unchanged says nothing new.
-                if unusable != failure { report = .unusable(found.name, reason) }
-                failure = unusable
-                if state != .off { enterWaiting(now) }
-            } else if state != .off {
-                state = .opening
+            // Discovery at start-up while switched off: remembered for later.
+            noteUnusable(found, &outcome)
+            state = .off(remembered: found)
+        case .sensorAppeared, .sensorRemoved, .deviceSettingsChanged:
+            forgetSensor()
+            state = .off(remembered: nil)
+        case .sensorChanged(let changed):
+            if remembered != nil { state = .off(remembered: changed) }
+        case .tick, .outputSettingsChanged:
+            break
+        default:
+            return false
+        }
+        return true
+    }
+
+    private mutating func handleLooking(_ event: Event, _ now: Double, _ outcome: inout Outcome) -> Bool {
+        switch event {
+        case .sensorFound(let found):
+            if noteUnusable(found, &outcome) {
+                enterWaiting(unusable: found, now)
+            } else {
+                state = .opening(found, kept: nil)
             }
         case .sensorNotFound:
-            guard state == .lookingForSensor else { break }
-            sensor = nil
             failure = nil
-            enterWaiting(now)
-        case .sensorAppeared:
-            // Choose afresh (the new one may be preferred), unless capturing.
-            guard state != .active, state != .failed else { break }
+            enterWaiting(unusable: nil, now)
+        case .sensorAppeared, .sensorRemoved, .deviceSettingsChanged, .tick, .outputSettingsChanged:
+            // Discovery runs next anyway.
+            break
+        default:
+            return false
+        }
+        return true
+    }
+
+    private mutating func handleWaiting(
+        _ event: Event, unusable: Sensor?, rescanAt: Double?, _ now: Double, _ outcome: inout Outcome
+    ) -> Bool {
+        switch event {
+        case .sensorAppeared, .deviceSettingsChanged:
+            // Choose afresh: the new one may be preferred, or usable.
             forgetSensor()
-            if state != .off { state = .lookingForSensor }
+            state = .lookingForSensor
         case .sensorRemoved:
-            guard let gone = sensor, state != .failed else { break }
-            forgetSensor()
-            if state != .off {
-                state = .lookingForSensor
-                report = .gone(gone.name, nil)
-            }
-        case .sensorChanged(let changed):
-            guard sensor != nil else { break }
-            sensor = changed
-            // A change may mend what made it unusable.
-            if state == .waitingForSensor, changed.unusableReason == nil {
-                failure = nil
-                state = .opening
-            }
-        case .opened:
-            guard state == .opening else { break }
-            state = .active
-            openedAt = now
-            awaitsSamples = true
-            readHoldUntil = nil
-            if !backoff.isFailing { report = .started }
-        case .openFailed(let failure):
-            guard state == .opening else { break }
-            if isStarting, !failure.retryMayMend {
-                state = .failed
-                self.failure = failure
-                report = .fatal(failure)
-            } else {
-                report = fail(failure, now)
-            }
-        case .samplesRead:
-            guard state == .active, awaitsSamples, let opened = openedAt else { break }
-            if now - opened >= SensorLifecycle.provingTime {
-                awaitsSamples = false
-                failure = nil
-                let attempts = backoff.reset()
-                if attempts > 0 { report = .recovered(attempts: attempts) }
-            }
-        case .readsRefused(let until):
-            guard state == .active else { break }
-            readHoldUntil = until
-        case .readFailed(let failure, let stillExists):
-            guard state == .active else { break }
-            // A capture that had proven itself failed: a new streak.
-            if !awaitsSamples { backoff.reset() }
-            leaveActive()
-            if stillExists {
-                report = fail(failure, now)
-            } else {
-                let name: DeviceText = sensor?.name ?? ""
+            if let unusable {
                 forgetSensor()
                 state = .lookingForSensor
-                report = .gone(name, failure)
+                outcome.report = .gone(unusable.name, nil)
             }
-        case .deviceSettingsChanged:
-            guard state != .failed else { break }
-            forgetSensor()
-            if state != .off { state = .lookingForSensor }
-        case .sinkSettingsChanged:
-            guard state == .active else { break }
-            leaveActive()
-            state = .opening
+        case .sensorChanged(let changed):
+            guard unusable != nil else { return true }
+            if changed.unusableReason == nil {
+                // The change mended what made it unusable.
+                failure = nil
+                state = .opening(changed, kept: nil)
+            } else {
+                state = .waitingForSensor(unusable: changed, rescanAt: rescanAt)
+            }
         case .tick:
-            if state == .retrying, let due = retryAt, now >= due {
-                retryAt = nil
-                state = sensor == nil ? .lookingForSensor : .opening
-            } else if state == .waitingForSensor, let due = rescanAt, now >= due {
-                rescanAt = nil
-                state = .lookingForSensor
-            } else if state == .active, let hold = readHoldUntil, now >= hold {
-                readHoldUntil = nil
+            if let rescanAt, now >= rescanAt { state = .lookingForSensor }
+        case .outputSettingsChanged:
+            break
+        default:
+            return false
+        }
+        return true
+    }
+
+    private mutating func handleOpening(
+        _ event: Event, _ sensor: Sensor, kept: Kept?, _ now: Double, _ outcome: inout Outcome
+    ) -> Bool {
+        switch event {
+        case .opened(let session):
+            state = .active(Active(sensor: sensor, session: session, openedAt: now, isProving: true))
+            if !backoff.isFailing { outcome.report = .started }
+        case .openFailed(let failure, let keptNow):
+            if !hasStarted, !failure.retryMayMend {
+                self.failure = failure
+                state = .failed(failure)
+                outcome.restore = keptNow ?? kept
+                outcome.report = .fatal(failure)
+            } else {
+                retry(sensor, after: failure, kept: keptNow ?? kept, now, &outcome)
             }
+        case .sensorAppeared, .tick, .outputSettingsChanged:
+            // Opening runs next anyway, with the settings of now.
+            break
+        case .sensorRemoved, .deviceSettingsChanged:
+            outcome.restore = kept
+            forgetSensor()
+            state = .lookingForSensor
+            if case .sensorRemoved = event { outcome.report = .gone(sensor.name, nil) }
+        case .sensorChanged(let changed):
+            state = .opening(changed, kept: kept)
+        default:
+            return false
         }
-        if let stopped = followWish() { report = report ?? .stopped(stopped) }
-        return (Transition(from: before, event: event.name, to: state), report)
+        return true
     }
 
-    // MARK: - Helpers of handle()
-
-    /// Turns off when no longer wanted, and starts when wanted again;
-    /// returns the reason when an active capture stopped.
-    private mutating func followWish() -> String? {
-        guard state != .failed else { return nil }
-        if !isWanted {
-            guard state != .off else { return nil }
-            let wasActive = state == .active
-            leaveActive()
-            retryAt = nil
-            rescanAt = nil
-            state = .off
-            return wasActive ? activation.offReason ?? "off" : nil
+    private mutating func handleRetrying(
+        _ event: Event, _ sensor: Sensor, retryAt: Double, kept: Kept?, _ now: Double, _ outcome: inout Outcome
+    ) -> Bool {
+        switch event {
+        case .tick:
+            if now >= retryAt { state = .opening(sensor, kept: kept) }
+        case .sensorAppeared, .sensorRemoved, .deviceSettingsChanged:
+            // Choose afresh, and forget the streak of the sensor that failed.
+            outcome.restore = kept
+            forgetSensor()
+            state = .lookingForSensor
+            if case .sensorRemoved = event { outcome.report = .gone(sensor.name, nil) }
+        case .sensorChanged(let changed):
+            state = .retrying(changed, retryAt: retryAt, kept: kept)
+        case .outputSettingsChanged:
+            break
+        default:
+            return false
         }
-        if state == .off { state = sensor == nil ? .lookingForSensor : .opening }
-        return nil
+        return true
     }
 
-    private mutating func fail(_ failure: CaptureFailure, _ now: Double) -> Report? {
+    private mutating func handleActive(_ event: Event, _ active: Active, _ now: Double, _ outcome: inout Outcome)
+        -> Bool
+    {
+        switch event {
+        case .samplesRead:
+            guard active.isProving, now - active.openedAt >= SensorLifecycle.provingTime else { return true }
+            var proven = active
+            proven.isProving = false
+            state = .active(proven)
+            failure = nil
+            let attempts = backoff.reset()
+            if attempts > 0 { outcome.report = .recovered(attempts: attempts) }
+        case .readsRefused(let until):
+            var held = active
+            held.readsHeldUntil = until
+            state = .active(held)
+        case .tick:
+            if let hold = active.readsHeldUntil, now >= hold {
+                var released = active
+                released.readsHeldUntil = nil
+                state = .active(released)
+            }
+        case .readFailed(let failure, let stillExists, let kept):
+            // A capture that had proven itself failed: a new streak.
+            if !active.isProving { backoff.reset() }
+            if stillExists {
+                outcome.released = (active.session, true)
+                retry(active.sensor, after: failure, kept: kept, now, &outcome)
+            } else {
+                outcome.released = (active.session, false)
+                outcome.restore = kept
+                forgetSensor()
+                state = .lookingForSensor
+                outcome.report = .gone(active.sensor.name, failure)
+            }
+        case .sensorRemoved:
+            outcome.released = (active.session, false)
+            forgetSensor()
+            state = .lookingForSensor
+            outcome.report = .gone(active.sensor.name, nil)
+        case .sensorChanged(let changed):
+            var updated = active
+            updated.sensor = changed
+            state = .active(updated)
+        case .deviceSettingsChanged:
+            outcome.released = (active.session, false)
+            forgetSensor()
+            state = .lookingForSensor
+        case .outputSettingsChanged:
+            outcome.released = (active.session, false)
+            state = .opening(active.sensor, kept: nil)
+        case .sensorAppeared:
+            // Another accelerometer while one is captured: it is chosen
+            // only when this one goes.
+            break
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func handleFailed(_ event: Event) -> Bool {
+        // The daemon exits; nothing it hears changes that.
+        switch event {
+        case .tick, .sensorAppeared, .sensorRemoved, .sensorChanged, .deviceSettingsChanged, .outputSettingsChanged:
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: - Helpers of the handlers
+
+    /// Turns off when no longer wanted, and starts when wanted again.
+    private mutating func followWish(_ now: Double, _ outcome: inout Outcome) {
+        switch state {
+        case .failed:
+            return
+        case .off(let remembered):
+            guard isWanted else { return }
+            if let remembered, remembered.unusableReason == nil {
+                state = .opening(remembered, kept: nil)
+            } else {
+                state = .lookingForSensor
+            }
+        case .active(let active):
+            guard !isWanted else { return }
+            outcome.released = (active.session, false)
+            state = .off(remembered: active.sensor)
+            outcome.report = outcome.report ?? .stopped(activation.offReason ?? "off")
+        case .opening(let sensor, let kept), .retrying(let sensor, _, let kept):
+            guard !isWanted else { return }
+            outcome.restore = kept
+            state = .off(remembered: sensor)
+        case .waitingForSensor(let unusable, _):
+            guard !isWanted else { return }
+            state = .off(remembered: unusable)
+        case .lookingForSensor:
+            guard !isWanted else { return }
+            state = .off(remembered: nil)
+        }
+    }
+
+    /// Records why `found` cannot be used, said once per new reason; true
+    /// when it cannot.
+    @discardableResult
+    private mutating func noteUnusable(_ found: Sensor, _ outcome: inout Outcome) -> Bool {
+        guard let reason = found.unusableReason else { return false }
+        let unusable = CaptureFailure(step: .capture, message: "\(found.name): \(reason)", retryMayMend: false)
+        // A rescan finding it unchanged says nothing new.
+        if unusable != failure { outcome.report = .unusable(found.name, reason) }
+        failure = unusable
+        return true
+    }
+
+    private mutating func retry(
+        _ sensor: Sensor, after failure: CaptureFailure, kept: Kept?, _ now: Double, _ outcome: inout Outcome
+    ) {
         self.failure = failure
         let (delay, said) = backoff.failed(failure, at: now)
-        retryAt = now + delay
-        state = .retrying
-        return said.map(Report.failure)
+        state = .retrying(sensor, retryAt: now + delay, kept: kept)
+        if let said { outcome.report = .failure(said) }
     }
 
-    private mutating func enterWaiting(_ now: Double) {
-        state = .waitingForSensor
-        rescanAt = hasDeviceMonitor ? nil : now + SensorLifecycle.rescanInterval
+    private mutating func enterWaiting(unusable: Sensor?, _ now: Double) {
+        state = .waitingForSensor(
+            unusable: unusable, rescanAt: hasDeviceMonitor ? nil : now + SensorLifecycle.rescanInterval)
     }
 
-    private mutating func leaveActive() {
-        openedAt = nil
-        awaitsSamples = false
-        readHoldUntil = nil
-    }
-
-    /// Forgets the sensor and everything learnt about it.
+    /// Forgets what was learnt about the sensor: its failure and its streak.
     private mutating func forgetSensor() {
-        sensor = nil
         failure = nil
         backoff.reset()
-        retryAt = nil
-        rescanAt = nil
-        leaveActive()
     }
+}
+
+extension AccelerometerDevice: LifecycleSensor {
+    var unusableReason: String? { problem?.message }
 }

@@ -1,5 +1,6 @@
 import CLibevdev
 import Glibc
+import TiltScrollCommon
 
 /// An evdev node (`/dev/input/eventN`) opened for the poll loop: read-only,
 /// non-blocking, close-on-exec, never grabbed (`EVIOCGRAB` is never

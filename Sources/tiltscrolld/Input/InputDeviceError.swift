@@ -1,4 +1,5 @@
 import Glibc
+import TiltScrollCommon
 
 /// Why an input device (a tablet-mode switch) could not be opened or read.
 /// `description` says what to do about it. Paths are udev's (`DeviceText`).

@@ -1,5 +1,6 @@
 import CLibevdev
 import Glibc
+import TiltScrollCommon
 
 /// An input device that reports `SW_TABLET_MODE` (intel-vbtn, intel-hid,
 /// thinkpad_acpi, HP WMI and others): whether a convertible is folded into

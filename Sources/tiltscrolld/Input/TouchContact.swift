@@ -1,4 +1,5 @@
 import CEvdev
+import TiltScrollCommon
 
 /// Whether a touch device is in contact, from the kernel's input protocol
 /// (Documentation/input/multi-touch-protocol.rst, event-codes.rst): only the

@@ -1,5 +1,6 @@
 import CEvdev
 import Glibc
+import TiltScrollCommon
 
 /// A touchscreen or pen (udev's `ID_INPUT_TOUCHSCREEN`, `ID_INPUT_TABLET`)
 /// followed for one thing: whether a finger or pen is on it

@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// The touchscreens and pens followed while tilt scrolling is active with
 /// `[Scroll] PauseOnTouch=yes`, and the contact they report together: while
 /// a finger or pen is on any of them, tilt pauses (`TouchLatch`).
@@ -8,13 +10,16 @@
 /// counts as released. Logs name a device by its name and node, escaped,
 /// never what it reports.
 final class TouchDevices {
-    private(set) var devices: [TouchDevice] = []
+    private(set) var devices: [TouchInput] = []
+    private let opener: TouchInputOpener
     /// Whether devices are followed (`open()` was called, not `closeAll()` since).
     private(set) var isFollowing = false
     private var latch = TouchLatch()
 
     /// What the engine was last told: a contact exists.
     var touching: Bool { latch.touching }
+
+    init(opener: TouchInputOpener) { self.opener = opener }
 
     /// Starts following: opens every touch device udev knows.
     func open() {
@@ -29,7 +34,7 @@ final class TouchDevices {
         guard isFollowing else { return }
         let records: [TouchInputRecord]
         do {
-            records = try UdevDevices.enumerateTouchInputs()
+            records = try opener.enumerate()
         } catch {
             Log.warning("Touchscreens and pens cannot be listed: \(error.message); touch does not pause tilt")
             return
@@ -112,7 +117,7 @@ final class TouchDevices {
     }
 
     private func add(_ record: TouchInputRecord) throws(InputDeviceError) {
-        guard let device = try TouchDevice.open(record) else { return }
+        guard let device = try opener.open(record) else { return }
         devices.append(device)
         Log.info(
             "\(device.kind.label) \(device.name) (\(device.deviceNode)): a touch pauses tilt"

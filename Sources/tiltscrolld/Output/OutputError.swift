@@ -1,4 +1,5 @@
 import Glibc
+import TiltScrollCommon
 
 /// Why the scroll device could not be created or written. `description`
 /// says what to do about it.

@@ -1,6 +1,7 @@
 import CLibevdev
 import Glibc
 import ScrollPhysics
+import TiltScrollCommon
 
 /// The virtual wheel tiltscroll scrolls with: a uinput device that exists only
 /// while tilt scrolling is active (a permanent virtual pointer keeps GNOME out

@@ -1,5 +1,6 @@
 import CEvdev
 import ScrollPhysics
+import TiltScrollCommon
 
 /// The kernel input event records of one scroll frame, held in a fixed-size
 /// inline buffer so that encoding and writing a frame never allocates.

@@ -1,5 +1,6 @@
 import CSystemd
 import Glibc
+import TiltScrollCommon
 
 /// Tells systemd how the service is doing, through sd_notify(3) from
 /// libsystemd: READY, STATUS, RELOADING, STOPPING and watchdog pings.

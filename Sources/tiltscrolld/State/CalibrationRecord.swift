@@ -1,4 +1,5 @@
 import ScrollPhysics
+import TiltScrollCommon
 
 /// The neutral pose the user calibrated, and the accelerometer it was
 /// measured on: a pose means nothing on another sensor, whose axes and
@@ -88,7 +89,7 @@ enum CalibrationFormat {
     }
 
     /// The record in `text`, or the first problem found.
-    static func parse(_ text: String) throws(RecordFormatError) -> CalibrationRecord {
+    package static func parse(_ text: String) throws(RecordFormatError) -> CalibrationRecord {
         let values = try KeyValueText.values(in: text, keys: ["version", "device-name", "device-path", "neutral"])
         let version = values["version"]!
         let name = values["device-name"]!

@@ -1,4 +1,5 @@
 import ScrollPhysics
+import TiltScrollCommon
 
 /// Keeps the calibrated neutral pose across restarts: `calibration` in the
 /// state directory (`$STATE_DIRECTORY`, `/var/lib/tiltscroll`). Loading
@@ -8,16 +9,16 @@ typealias CalibrationStore = PersistedFile<CalibrationRecord>
 
 extension CalibrationRecord: PersistedRecord {
     /// A calibration file is a few hundred bytes; anything much larger is not one.
-    static let file = RecordFile(
+    package static let file = RecordFile(
         name: "calibration", storage: .state, kind: "calibration", sizeLimit: 4096,
         permissions: .masked(0o644))
 
-    func formatted() throws(RecordFormatError) -> String {
+    package func formatted() throws(RecordFormatError) -> String {
         if let problem = CalibrationFormat.problem(with: self) { throw problem }
         return CalibrationFormat.format(self)
     }
 
-    static func parse(_ text: String) throws(RecordFormatError) -> CalibrationRecord {
+    package static func parse(_ text: String) throws(RecordFormatError) -> CalibrationRecord {
         try CalibrationFormat.parse(text)
     }
 }

@@ -1,3 +1,5 @@
+import TiltScrollCommon
+
 /// The settings journal on disk: the originals of the sysfs settings the
 /// running daemon changed, for the next daemon to put back when this one
 /// dies before it can (SIGKILL, a watchdog timeout, a crash). Without it the
@@ -30,7 +32,7 @@
 /// of a journal would leave a device in a state nobody chose.
 struct SettingsJournalRecord: PersistedRecord, Equatable {
     /// A journal holds a handful of lines; anything much larger is not one.
-    static let file = RecordFile(
+    package static let file = RecordFile(
         name: "settings-journal", storage: .runtime, kind: "settings journal", sizeLimit: 16384,
         permissions: .masked(0o600))
     static let version = 1
@@ -46,9 +48,9 @@ struct SettingsJournalRecord: PersistedRecord, Equatable {
     /// The changes, oldest first.
     var entries: [Entry]
 
-    func formatted() throws(RecordFormatError) -> String { try SettingsJournalRecord.format(entries) }
+    package func formatted() throws(RecordFormatError) -> String { try SettingsJournalRecord.format(entries) }
 
-    static func parse(_ text: String) throws(RecordFormatError) -> SettingsJournalRecord {
+    package static func parse(_ text: String) throws(RecordFormatError) -> SettingsJournalRecord {
         try parse(text, sysfsRoot: sysfsDevices)
     }
 

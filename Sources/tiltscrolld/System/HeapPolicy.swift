@@ -1,5 +1,6 @@
-import CIIO
+import CLinux
 import Glibc
+import TiltScrollCommon
 
 /// How the daemon's heap gives memory back.
 ///

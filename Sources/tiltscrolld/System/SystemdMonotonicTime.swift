@@ -1,4 +1,5 @@
 import Glibc
+import TiltScrollCommon
 
 /// Timestamps in the form systemd's notification protocol wants them.
 enum SystemdMonotonicTime {

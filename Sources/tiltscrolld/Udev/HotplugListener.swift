@@ -1,5 +1,6 @@
-import CIIO
+import CUdev
 import Glibc
+import TiltScrollCommon
 
 /// What happened to a device, as udev reports it.
 enum DeviceAction: Equatable, CustomStringConvertible {

@@ -1,0 +1,139 @@
+import ScrollPhysics
+
+/// What the daemon is doing, built once per round of the loop. Every view
+/// of the daemon derives from it: the systemd status line, the bus's
+/// properties (`BusProperty`), the log's "Status:" line and the monitor's
+/// state line. Comparing two costs no allocation, so the loop builds one
+/// each round and the views are remade only when it changed.
+package struct DaemonSnapshot: Equatable {
+    package enum Phase: Equatable {
+        /// Not wanted: why, from the switch, `[Activation]` and the tablet-mode switch.
+        case off(ActivationInputs)
+        /// Wanted, no sensor captured yet: the failure that keeps it so, if any.
+        case waitingForSensor(CaptureFailure?)
+        /// Capturing and emitting; the intent state once the first sample came.
+        case active(CaptureMode, IntentState?)
+        /// Start-up failed for good.
+        case failed(CaptureFailure)
+    }
+
+    package var phase: Phase
+    /// The accelerometer the daemon is about (chosen, captured or failing); nil when none.
+    package var sensor: SensorIdentity?
+    package var controls: UserControls
+    /// The tablet-mode switch as read; nil without one.
+    package var tabletMode: Bool?
+    /// The edge of the display that is up, while a sensor is captured.
+    package var orientation: ScreenOrientation?
+    /// A reload failed and the previous configuration runs; the message.
+    package var configurationProblem: String?
+
+    package var isActive: Bool {
+        if case .active = phase { return true }
+        return false
+    }
+
+    /// The state's name on the bus (`State`).
+    package var stateName: ScrollingStateName {
+        switch phase {
+        case .active(_, let intent): ScrollingStateName(activeIn: intent)
+        case .off, .failed: .off
+        case .waitingForSensor: .waitingForSensor
+        }
+    }
+
+    /// One line for `systemctl status`, the log and the bus's `State` reason.
+    package var statusLine: String {
+        let name = sensor?.name.description ?? "?"
+        switch phase {
+        case .active(let mode, let intent):
+            return "Scrolling with \(name) (\(mode.rawValue) capture)"
+                + (intent.map { "; \($0.name): \($0.reason)" } ?? "")
+        case .off(let activation):
+            return "Scrolling off: \(activation.offReason ?? "not wanted")"
+        case .failed(let failure):
+            return failure.sentence
+        case .waitingForSensor(let failure?):
+            return "\(failure.sentence); trying again"
+        case .waitingForSensor(nil):
+            return "Waiting for an accelerometer"
+        }
+    }
+
+    /// The systemd status: the status line, and a configuration that did
+    /// not load until one does.
+    package var serviceStatus: String {
+        guard let configurationProblem else { return statusLine }
+        return "\(statusLine) (configuration error, running with the previous one: \(configurationProblem))"
+    }
+
+    package init(
+        phase: Phase, sensor: SensorIdentity? = nil, controls: UserControls, tabletMode: Bool? = nil,
+        orientation: ScreenOrientation? = nil, configurationProblem: String? = nil
+    ) {
+        self.phase = phase
+        self.sensor = sensor
+        self.controls = controls
+        self.tabletMode = tabletMode
+        self.orientation = orientation
+        self.configurationProblem = configurationProblem
+    }
+}
+
+/// The accelerometer as views name it: its IIO name and sysfs path, kept
+/// as the kernel gave them and escaped when shown (`DeviceText`).
+package struct SensorIdentity: Equatable {
+    package var name: DeviceText
+    package var path: DeviceText
+
+    package init(name: DeviceText, path: DeviceText) {
+        self.name = name
+        self.path = path
+    }
+}
+
+/// The `State` property's name: what clients switch on. The quiet states of
+/// an active daemon that the physics names map onto the contract's names in
+/// `init(activeIn:)`; clients treat names they do not know like `active`.
+package enum ScrollingStateName: String, CaseIterable, Equatable {
+    /// Not enabled, or not wanted by `[Activation]`.
+    case off
+    /// Wanted, but no sensor can be captured (none yet, or it keeps failing).
+    case waitingForSensor = "waiting-for-sensor"
+    /// Scrolling: in a hand (also while carried, when only a deliberate
+    /// tilt scrolls).
+    case active
+    /// Active, lying still on something (or just picked up from it):
+    /// nothing scrolls until it is held in a hand again.
+    case resting
+    /// Active, a finger or pen on a touchscreen: tilt paused.
+    case touched
+    /// Active, held still: the neutral pose follows a slow drift.
+    case following
+
+    /// The name of an active daemon whose intent guard is in `intent`
+    /// (nil: not known yet, as before the first sample).
+    package init(activeIn intent: IntentState?) {
+        switch intent {
+        case .resting?, .lifting?: self = .resting
+        case .touched?: self = .touched
+        case .following?: self = .following
+        case .holding?, .jostled?, nil: self = .active
+        }
+    }
+}
+
+extension IntentState {
+    /// What the state means to the person holding the device, for the
+    /// status and the monitor.
+    package var reason: String {
+        switch self {
+        case .holding: "in a hand, tilt scrolls"
+        case .following: "held still, the neutral pose follows a slow drift"
+        case .jostled: "carried, walking or riding: only a deliberate tilt scrolls"
+        case .resting: "lying still, nothing scrolls until it is picked up"
+        case .lifting: "picked up, scrolls once it is held still"
+        case .touched: "a finger or pen is on the screen, tilt paused"
+        }
+    }
+}

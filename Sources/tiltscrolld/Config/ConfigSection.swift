@@ -1,9 +1,0 @@
-/// The sections of `tiltscroll.conf`, in the order they are written.
-enum ConfigSection: String, CaseIterable, Sendable {
-    case device = "Device"
-    case scroll = "Scroll"
-    case activation = "Activation"
-
-    /// `[Device]`, as written in the file and in messages.
-    var header: String { "[\(rawValue)]" }
-}

@@ -1,0 +1,68 @@
+import ScrollPhysics
+import TiltScrollCommon
+
+/// What the lifecycle's `active` state holds: the open capture, the output
+/// frames go to, and what the per-sample path needs of the sensor. Opened
+/// together and closed together (`close`), never one without the other.
+final class SensorSession {
+    let capture: SampleSource
+    let output: FrameOutput
+    /// The sensor's mount matrix, applied to every sample; udev may change it.
+    var mountMatrix: MountMatrix
+    /// The latest sample before and after the mount matrix, for the monitor.
+    private(set) var lastRaw = Vector3.zero
+    private(set) var lastCorrected = Vector3.zero
+    /// Emission failures are said once per streak, not once per frame.
+    private var emitFailing = false
+
+    init(capture: SampleSource, output: FrameOutput, mountMatrix: MountMatrix) {
+        self.capture = capture
+        self.output = output
+        self.mountMatrix = mountMatrix
+    }
+
+    /// Reads what the capture has and hands each sample, through the mount
+    /// matrix, to the engine. Returns the capture's status and whether any
+    /// sample came.
+    func read(into engine: inout ScrollEngine, now: Double) throws(CaptureError) -> (CaptureStatus, delivered: Bool) {
+        let matrix = mountMatrix
+        var delivered = false
+        let status = try capture.read(now: now) { sample in
+            let corrected = matrix.apply(sample.acceleration)
+            lastRaw = sample.acceleration
+            lastCorrected = corrected
+            engine.feed(corrected, at: sample.time)
+            delivered = true
+        }
+        return (status, delivered)
+    }
+
+    /// Writes a frame; a failure is said when a streak of them starts and
+    /// when frames flow again, never per frame.
+    func emit(_ frame: ScrollFrame, at time: Double, readout: () -> ScrollReadout) {
+        do {
+            try output.emit(frame, at: time, readout: readout)
+            if emitFailing {
+                emitFailing = false
+                Log.info("Scroll events flow again")
+            }
+        } catch {
+            if !emitFailing {
+                emitFailing = true
+                Log.warning("Cannot emit scroll events: \(error)")
+            }
+        }
+    }
+
+    /// Lets go of both: the capture restores what it changed (all of it, or
+    /// all but the raised sampling frequency when `forRetry`, which then
+    /// stays recorded in its journal), the uinput device disappears.
+    func close(forRetry: Bool) {
+        if forRetry {
+            _ = capture.releaseForRetry()
+        } else {
+            capture.release()
+        }
+        output.close()
+    }
+}
