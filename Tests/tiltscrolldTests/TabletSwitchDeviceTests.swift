@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
+@testable import TiltScrollCommon
 @testable import tiltscrolld
 
 @Suite struct TabletSwitchDeviceErrors {

@@ -1,6 +1,7 @@
 import CEvdev
 import CLibevdev
 import Glibc
+import TiltScrollCommon
 
 /// The tablet-mode switch tiltscroll publishes where the firmware has none
 /// (issue 25): a uinput device with only `SW_TABLET_MODE`, set from the

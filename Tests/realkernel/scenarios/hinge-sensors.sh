@@ -4,7 +4,7 @@
 # base on i2c-stub, located by the driver's label where it has one and by a
 # udev ACCEL_LOCATION rule where not, the base's part mounted turned (a
 # udev ACCEL_MOUNT_MATRIX), both held by one hand.
-#   - tiltscrolld --list-devices lists both, the display's marked as the
+#   - tiltscrollctl list-devices lists both, the display's marked as the
 #     one it uses, each with its location and where that came from, and
 #     the base's matrix from udev;
 #   - a table of poses and hinge angles (laptop on a table, flat, stand,
@@ -17,14 +17,15 @@
 #   - turned to portrait, the hinge near vertical: less than half of
 #     gravity across the hinge in both;
 #   - swept from a laptop to folded flat in 2 s: the angle set at the end.
-# No daemon runs but for --list-devices: the daemon's scenario comes with
-# the daemon's use of the two sensors.
+# No daemon runs: the client beside it (make release builds both) lists
+# the devices; the daemon's scenario comes with its use of the two sensors.
 # timeout: 200
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
 
-[ -x "$TILTSCROLLD" ] || fail "no daemon at $TILTSCROLLD (make release builds it)"
+TILTSCROLLCTL="$(dirname "$TILTSCROLLD")/tiltscrollctl"
+[ -x "$TILTSCROLLCTL" ] || fail "no client at $TILTSCROLLCTL (make release builds it beside the daemon)"
 
 step "two accelerometers on i2c-stub, located, the base's matrix from udev"
 hinge_start
@@ -36,9 +37,9 @@ for dir in "$HINGE_DISPLAY_DIR" "$HINGE_BASE_DIR"; do
 	log "$(basename "$dir"): sysfs label '$label', udev ACCEL_LOCATION '$(udev_property "$dir" ACCEL_LOCATION)'"
 done
 
-step "--list-devices lists both with their locations"
+step "tiltscrollctl list-devices lists both with their locations"
 listing="$RUN_DIR/list-devices.txt"
-"$TILTSCROLLD" --list-devices >"$listing" 2>&1 || fail "--list-devices failed: $(cat "$listing")"
+"$TILTSCROLLCTL" list-devices >"$listing" 2>&1 || fail "list-devices failed: $(cat "$listing")"
 diag_file "$listing"
 # listed_block IIO_NAME: the listing's block of the device named IIO_NAME.
 listed_block() {
@@ -48,7 +49,7 @@ driver_info "$HINGE_DISPLAY"
 display_block="$(listed_block "$DRV_IIO")"
 driver_info "$HINGE_BASE"
 base_block="$(listed_block "$DRV_IIO")"
-if [ -z "$display_block" ] || [ -z "$base_block" ]; then fail "--list-devices does not list both: $(cat "$listing")"; fi
+if [ -z "$display_block" ] || [ -z "$base_block" ]; then fail "list-devices does not list both: $(cat "$listing")"; fi
 source_text() { if [ "$1" = label ]; then echo "sysfs label"; else echo "udev ACCEL_LOCATION"; fi; }
 grep -q "^\* " <<<"$display_block" || fail "the display's sensor is not the one marked as used: $display_block"
 grep -q "^  " <<<"$base_block" || fail "the base's sensor is marked as used: $base_block"
