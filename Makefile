@@ -7,7 +7,8 @@
 #   make bench-deps install those and what Benchmarks/ needs besides
 #   make install    install into $(DESTDIR)$(PREFIX) (see the install section below)
 #
-# The packages are the rows of tools/deps.table (see tools/install-deps).
+# The packages: building's are debian/control's Build-Depends (tools/build-deps),
+# the suites' the rows of tools/deps.table (see tools/install-deps).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
