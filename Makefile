@@ -8,7 +8,8 @@
 #   make install    install into $(DESTDIR)$(PREFIX) (see the install section below)
 #   make gnome-extension-zip  the GNOME Shell extension as extensions.gnome.org takes it
 #
-# The packages are the rows of tools/deps.table (see tools/install-deps).
+# The packages: building's are debian/control's Build-Depends (tools/build-deps),
+# the suites' the rows of tools/deps.table (see tools/install-deps).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
