@@ -8,7 +8,8 @@
 #   make install    install into $(DESTDIR)$(PREFIX) (see the install section below)
 #   make gnome-extension-zip  the GNOME Shell extension as extensions.gnome.org takes it
 #
-# The packages are the rows of tools/deps.table (see tools/install-deps).
+# The packages: building's are debian/control's Build-Depends (tools/build-deps),
+# the suites' the rows of tools/deps.table (see tools/install-deps).
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_BUILD_FLAGS ?=
@@ -132,7 +133,7 @@ PLASMA_APPLET_ID = io.github.tiltscroll
 PLASMA_APPLET = $(PLASMOIDDIR)/$(PLASMA_APPLET_ID)
 PLASMA_APPLET_FILES = metadata.json contents/ui/main.qml contents/ui/CompactRepresentation.qml \
 	contents/ui/FullRepresentation.qml contents/ui/TiltScrollService.qml \
-	contents/code/sensitivity.js contents/icons/tiltscroll-symbolic.svg
+	contents/code/sensitivity.mjs contents/icons/tiltscroll-symbolic.svg
 PLASMA_CATALOG = plasma_applet_$(PLASMA_APPLET_ID)
 PLASMA_PO_DIR ?= plasma/po
 PLASMA_LANGUAGES = $(basename $(notdir $(wildcard $(PLASMA_PO_DIR)/*.po)))
@@ -216,7 +217,7 @@ gnome-extension-zip:
 	cd '$(GNOME_EXTENSION_ZIP_STAGE)/$(GNOME_EXTENSION_UUID)' && zip -q -X -r '$(GNOME_EXTENSION_ZIP)' $(GNOME_EXTENSION_FILES)
 	@echo '$(GNOME_EXTENSION_ZIP): for GNOME Shell $(GNOME_EXTENSION_SHELL_VERSIONS_$(GNOME_EXTENSION_ZIP_FLAVOUR))'
 
-# contents/code/sensitivity.js and the icon are symbolic links to the GNOME
+# contents/code/sensitivity.mjs and the icon are symbolic links to the GNOME
 # Shell extension's files (one scale, one icon for both desktops): install
 # copies what they point to.
 install-plasma:

@@ -3,18 +3,22 @@
 # and heap allocations per sample (valgrind memcheck) through the whole
 # pipeline (feed + frame on the output clock), for N synthetic samples.
 #
-#     Benchmarks/physics-bench.sh [N]       N defaults to 1000000
+#     Benchmarks/physics-bench.sh [N] [CONFIG...]   N defaults to 1000000
 #
 # Each measurement runs the release build twice, with N and 2N samples; the
 # difference divided by N removes the setup (process start, Swift runtime,
 # the precomputed motion table) and leaves the steady-state cost per sample.
-# Two configurations: `default` (the shipped settings: vertical scrolling,
-# no inertia) and `full` (horizontal scrolling and 300 ms of inertia too).
+# Three configurations, all by default: `default` (the shipped settings:
+# vertical scrolling, no inertia), `full` (horizontal scrolling and 300 ms
+# of inertia too) and `hinge` (pairs of display and base readings through
+# the hinge posture detector, issue 25: its "sample" is one pair).
 # Targets (issue 4): at most 1,000 instructions and zero allocations per sample.
 set -eu
 
 N=${1:-1000000}
-case $N in '' | *[!0-9]*) echo "usage: $0 [N]" >&2; exit 2 ;; esac
+case $N in '' | *[!0-9]*) echo "usage: $0 [N] [default|full|hinge...]" >&2; exit 2 ;; esac
+shift $(($# > 0 ? 1 : 0))
+CONFIGS=${*:-default full hinge}
 N2=$((N * 2))
 cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-$(command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)}
@@ -34,7 +38,7 @@ allocations() { # samples config -> heap allocations (memcheck "total heap usage
     sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' "$TMP/mc.log.$1.$2" | tr -d ,
 }
 
-for CONFIG in default full; do
+for CONFIG in $CONFIGS; do
     I1=$(instructions "$N" "$CONFIG")
     I2=$(instructions "$N2" "$CONFIG")
     A1=$(allocations "$N" "$CONFIG")

@@ -581,10 +581,10 @@ def main():
             catalog = os.path.join(applet, "contents", "locale", TEST_LANGUAGE, "LC_MESSAGES", "plasma_applet_io.github.tiltscroll.mo")
             expect(os.path.isfile(catalog), f"make install compiled no {catalog}")
             with open(os.path.join(ROOT, "gnome-shell", "sensitivity.js"), "rb") as a, open(
-                os.path.join(applet, "contents", "code", "sensitivity.js"), "rb"
+                os.path.join(applet, "contents", "code", "sensitivity.mjs"), "rb"
             ) as b:
                 expect(a.read() == b.read(), "the applet's sensitivity.js is not the GNOME toggle's")
-            return f"{applet}, with gnome-shell/sensitivity.js as contents/code/sensitivity.js and the test's {TEST_LANGUAGE} catalog"
+            return f"{applet}, with gnome-shell/sensitivity.js as contents/code/sensitivity.mjs and the test's {TEST_LANGUAGE} catalog"
 
         if not report.check("make install (Plasma 6 found by itself) puts the applet in share/plasma/plasmoids", installed):
             raise Failure("nothing to show")

@@ -23,6 +23,8 @@
 . "$HARNESS_DIR/lib/uhid.sh"
 # shellcheck source=lib/udev.sh
 . "$HARNESS_DIR/lib/udev.sh"
+# shellcheck source=lib/hinge.sh
+. "$HARNESS_DIR/lib/hinge.sh"
 # shellcheck source=lib/daemon.sh
 . "$HARNESS_DIR/lib/daemon.sh"
 # shellcheck source=lib/frames.sh

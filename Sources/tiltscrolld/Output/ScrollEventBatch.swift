@@ -8,15 +8,27 @@ import TiltScrollCommon
 /// A frame needs at most five records: vertical hi-res and detents, horizontal
 /// hi-res and detents, and the closing `SYN_REPORT`.
 struct ScrollEventBatch {
-    static let capacity = 5
+    /// Five records stored in place. A tuple whose elements all have one type
+    /// is laid out as a C array is (element n at n times the stride; Swift
+    /// imports C arrays as such tuples), so its bytes are the records in order.
+    /// `InlineArray` would say this directly, but it is Swift 6.2 and Debian
+    /// 13 builds with Swift 6.0.3.
+    private typealias Records = (
+        cevdev_input_event, cevdev_input_event, cevdev_input_event, cevdev_input_event, cevdev_input_event
+    )
+    private static var stride: Int { MemoryLayout<cevdev_input_event>.stride }
 
-    private var records: InlineArray<5, cevdev_input_event>
+    /// How many records the tuple holds.
+    static var capacity: Int { MemoryLayout<Records>.size / stride }
+
+    private var records: Records
     /// How many leading records are in use.
     private(set) var count: Int
 
     /// An empty batch.
     init() {
-        records = InlineArray(repeating: cevdev_input_event())
+        let empty = cevdev_input_event()
+        records = (empty, empty, empty, empty, empty)
         count = 0
     }
 
@@ -24,22 +36,28 @@ struct ScrollEventBatch {
 
     subscript(index: Int) -> cevdev_input_event {
         precondition(index >= 0 && index < count, "event index \(index) out of 0..<\(count)")
-        return records[index]
+        return Swift.withUnsafeBytes(of: records) {
+            $0.load(fromByteOffset: index * ScrollEventBatch.stride, as: cevdev_input_event.self)
+        }
     }
 
     /// Adds one record with a zero timestamp: uinput stamps events itself.
     mutating func append(type: Int32, code: Int32, value: Int32) {
         precondition(
             count < ScrollEventBatch.capacity, "a scroll frame has at most \(ScrollEventBatch.capacity) events")
-        records[count] = cevdev_input_event(
+        let record = cevdev_input_event(
             seconds: 0, microseconds: 0, type: UInt16(type), code: UInt16(code), value: value)
+        let offset = count * ScrollEventBatch.stride
+        Swift.withUnsafeMutableBytes(of: &records) {
+            $0.storeBytes(of: record, toByteOffset: offset, as: cevdev_input_event.self)
+        }
         count += 1
     }
 
     /// The records in use as raw bytes, exactly what one `write(2)` to uinput takes.
     func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try Swift.withUnsafeBytes(of: records) { (all) throws(E) in
-            try body(UnsafeRawBufferPointer(rebasing: all[..<(count * MemoryLayout<cevdev_input_event>.stride)]))
+            try body(UnsafeRawBufferPointer(rebasing: all[..<(count * ScrollEventBatch.stride)]))
         }
     }
 }

@@ -5,6 +5,7 @@
  *   hand stream --control DIR (--i2c BUS ADDR REG ENDIAN SHIFT BITS READS |
  *               --sysfs DIR) --scale SX SY SZ [--offset OX OY OZ]
  *               [--noise-mg MG] [--rate HZ] [--seed N]
+ *               [--motion-seed N --epoch SECONDS]
  *   hand play (--i2c BUS ADDR REG ENDIAN SHIFT BITS READS | --sysfs DIR)
  *   hand timeline --scale SX SY SZ [--offset OX OY OZ] --matrix M00 .. M22
  *               --keys "T:PITCH ..." --step SECONDS
@@ -13,7 +14,10 @@
  * daemon's default SampleRate) while the hold moves (table, hand), and one
  * at once for each command, before it is answered: when the answer comes,
  * the registers hold the new pose. A fixed hold stores its sample once and
- * then leaves the registers alone (so "play" can take over). Prints "ready"
+ * then leaves the registers alone (so "play" can take over). With
+ * --motion-seed and --epoch the hand's motion is the one every helper given
+ * the same two shows, in step (hand_seed_motion: the halves of one device);
+ * the noise stays the hand's own (--seed). Prints "ready"
  * once DIR/cmd and DIR/ack exist, and on SIGTERM a summary on stderr.
  *
  * play: stdin holds "MICROSECONDS X Y Z" lines, each sample stored when its
@@ -304,6 +308,7 @@ static void timeline(const struct hand_sensor *s, const double m[9], const char 
 static const char usage[] =
 	"usage: hand stream --control DIR (--i2c BUS ADDR REG le|be SHIFT BITS word|block | --sysfs DIR)\n"
 	"                   --scale SX SY SZ [--offset OX OY OZ] [--noise-mg MG] [--rate HZ] [--seed N]\n"
+	"                   [--motion-seed N --epoch SECONDS]\n"
 	"       hand play (--i2c BUS ADDR REG le|be SHIFT BITS word|block | --sysfs DIR)\n"
 	"       hand timeline --scale SX SY SZ [--offset OX OY OZ] --matrix M00 .. M22 --keys KEYS --step S";
 
@@ -317,7 +322,9 @@ int main(int argc, char **argv)
 	char **i2c = NULL;
 	struct hand_sensor sensor = {.scale = {0, 0, 0}, .min = -32768, .max = 32767};
 	double m[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, noise_mg = 0, rate = 50, step = 0;
-	uint64_t seed = 1;
+	uint64_t seed = 1, motion_seed = 0;
+	double epoch = -1;
+	bool in_step = false;
 	for (int i = 2; i < argc; i++) {
 		const char *o = argv[i];
 		int left = argc - i - 1;
@@ -343,6 +350,11 @@ int main(int argc, char **argv)
 			rate = parse_double(argv[++i], "--rate");
 		} else if (strcmp(o, "--seed") == 0 && left >= 1) {
 			seed = (uint64_t)parse_long(argv[++i], "--seed");
+		} else if (strcmp(o, "--motion-seed") == 0 && left >= 1) {
+			motion_seed = (uint64_t)parse_long(argv[++i], "--motion-seed");
+			in_step = true;
+		} else if (strcmp(o, "--epoch") == 0 && left >= 1) {
+			epoch = parse_double(argv[++i], "--epoch");
 		} else if (strcmp(o, "--keys") == 0 && left >= 1) {
 			keys = argv[++i];
 		} else if (strcmp(o, "--step") == 0 && left >= 1) {
@@ -353,13 +365,15 @@ int main(int argc, char **argv)
 	}
 	bool scaled = sensor.scale[0] > 0 && sensor.scale[1] > 0 && sensor.scale[2] > 0;
 	if (strcmp(mode, "stream") == 0) {
-		if (!dir || !i2c == !sysfs || !scaled || rate <= 0 || noise_mg < 0)
+		if (!dir || !i2c == !sysfs || !scaled || rate <= 0 || noise_mg < 0 || in_step != (epoch >= 0))
 			die("%s", usage);
 		struct layout l;
 		open_target(&l, i2c, sysfs);
 		hand_sensor_set_noise(&sensor, noise_mg);
 		struct hand h;
 		hand_init(&h, &sensor, seed);
+		if (in_step)
+			hand_seed_motion(&h, motion_seed, epoch);
 		stream(&l, &h, dir, rate);
 	} else if (strcmp(mode, "play") == 0) {
 		if (!i2c == !sysfs)

@@ -54,6 +54,11 @@
  * motion runs on through pose changes as a real hand's would, and a run
  * with the same seed shows the same motion at the same moments.
  *
+ * One hand, two sensors: the two halves of a convertible (lib/hinge.sh)
+ * sway and tremble together. Their helpers get the same motion seed and
+ * the same epoch (hand_seed_motion): the same motion at the same moments,
+ * each with its own noise.
+ *
  * Control: the helper reads commands from the FIFO DIR/cmd and answers each
  * on the FIFO DIR/ack (it holds both open read-write, so neither side ever
  * blocks in open(), and a shell can talk to it with builtins only):
@@ -244,6 +249,19 @@ __attribute__((unused)) static void hand_init(struct hand *h, const struct hand_
 	h->start = monotonic_seconds();
 	h->hold = HOLD_FIXED;
 	h->touchdown = -1;
+}
+
+/* The motion of another hand holding the same device: its phases drawn
+ * from motion_seed (the noise keeps the hand's own seed), its model time
+ * counted from epoch (CLOCK_MONOTONIC seconds). */
+__attribute__((unused)) static void hand_seed_motion(struct hand *h, uint64_t motion_seed, double epoch)
+{
+	struct hand_rng motion = {motion_seed};
+	h->pitch_motion = hand_pitch_motion;
+	h->roll_motion = hand_roll_motion;
+	hand_motion_seed(&h->pitch_motion, &motion);
+	hand_motion_seed(&h->roll_motion, &motion);
+	h->start = epoch;
 }
 
 /* The vertical acceleration of a carry or a touchdown at `now`, in g (up

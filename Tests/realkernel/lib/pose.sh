@@ -48,7 +48,11 @@ POSE_RATE=50
 POSE_HANDS_DIR=/run/tiltscroll-test/hands
 # How long a put-down lowers the device, and a pick-up lifts it, seconds.
 POSE_CARRY_SECONDS=0.8
-declare -A POSE_CAL POSE_HOLD_OF POSE_NOISE_MG_OF
+# A device's own matrix in POSE_MATRIX_OF[DEVICE] (the base of a convertible,
+# lib/hinge.sh); its hand's motion in step with another's in
+# POSE_MOTION_OF[DEVICE]="SEED EPOCH" (hand.h, "One hand, two sensors"),
+# both before the first set_pose.
+declare -A POSE_CAL POSE_HOLD_OF POSE_NOISE_MG_OF POSE_MATRIX_OF POSE_MOTION_OF
 POSE_SENT=0
 
 # pose_load_calibration DEVICE: remember the scale and offset of each axis
@@ -94,17 +98,21 @@ pose_hand_log() {
 # pose_hand_start DEVICE: start the hand of a stub chip (after stub_add,
 # which gives the scale) and wait until it takes commands.
 pose_hand_start() {
-	local device="$1" dir="$POSE_HANDS_DIR/$1" cal log
+	local device="$1" dir="$POSE_HANDS_DIR/$1" cal log motion=()
 	pose_load_calibration "$device"
 	read -ra cal <<<"${POSE_CAL[$device]}"
 	driver_info "$device"
 	pose_seed "$device"
 	mkdir -p "$dir"
 	log="$(pose_hand_log "$device")"
+	if [ -n "${POSE_MOTION_OF[$device]:-}" ]; then
+		read -ra motion <<<"${POSE_MOTION_OF[$device]}"
+		motion=(--motion-seed "${motion[0]}" --epoch "${motion[1]}")
+	fi
 	"$HELPERS_DIR/hand" stream --control "$dir" \
 		--i2c "$STUB_BUS" "$DRV_ADDR" "$DRV_DATA" "$DRV_ENDIAN" "$DRV_SHIFT" "$DRV_BITS" "$DRV_READS" \
 		--scale "${cal[@]:0:3}" --offset "${cal[@]:3:3}" --noise-mg "$(pose_noise_mg "$device")" \
-		--rate "$POSE_RATE" --seed "$POSE_SEED_OUT" </dev/null >"$dir/out" 2>"$log" &
+		--rate "$POSE_RATE" --seed "$POSE_SEED_OUT" "${motion[@]}" </dev/null >"$dir/out" 2>"$log" &
 	echo $! >"$dir/pid"
 	diag_file "$log"
 	wait_until 10 "the hand of $device to take commands" grep -q '^ready' "$dir/out"
@@ -138,12 +146,12 @@ pose_send() {
 # Prints nothing; POSE_LAST_RAW holds the raw values of the pose itself
 # (without motion or noise: what a fixed hold stores).
 set_pose() {
-	local device="$1" pitch="$2" roll="${3:-0}"
+	local device="$1" pitch="$2" roll="${3:-0}" matrix="${POSE_MATRIX_OF[$1]:-$POSE_MATRIX}"
 	if [ "$device" != hid ] && [ ! -p "$POSE_HANDS_DIR/$device/cmd" ]; then
 		pose_hand_start "$device"
 	fi
 	# shellcheck disable=SC2086 # the matrix as nine words
-	pose_send "$device" pose "${POSE_HOLD_OF[$device]:-$POSE_HOLD}" "$pitch" "$roll" ${POSE_MATRIX//[,;]/ }
+	pose_send "$device" pose "${POSE_HOLD_OF[$device]:-$POSE_HOLD}" "$pitch" "$roll" ${matrix//[,;]/ }
 	# shellcheck disable=SC2034 # for the caller
 	POSE_LAST_RAW="$POSE_ANSWER"
 }

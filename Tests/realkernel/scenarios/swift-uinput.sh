@@ -1,9 +1,11 @@
 #!/bin/bash
 # swift-uinput: the Swift tests that need the kernel's uinput and evdev run
 # where those exist. The suites ScrollDeviceOnTheKernel (the scroll device:
-# its capabilities, its events, its removal), TabletSwitchOnTheKernel and
-# TouchOnTheKernel (devices made through uinput, found and read as the
-# daemon finds and reads them) skip on a machine without a writable
+# its capabilities, its events, its removal), TabletSwitchDeviceOnTheKernel
+# (the tablet-mode switch tiltscroll publishes, read back as the daemon
+# reads a firmware's), TabletSwitchOnTheKernel and TouchOnTheKernel
+# (devices made through uinput, found and read as the daemon finds and
+# reads them) skip on a machine without a writable
 # /dev/uinput, as `swift test` runs in `make check`; here they must run, and
 # pass, every one.
 #   - The test bundle of the debug build (make check builds it first) runs

@@ -5,7 +5,7 @@
  * tablet mode) so that a finger finds them, as in Plasma's own popups.
  *
  * The slider uses the GNOME toggle's scale, from the very same file
- * (gnome-shell/sensitivity.js, linked into contents/code): a factor of 0.25
+ * (gnome-shell/sensitivity.js, an ECMAScript module, linked into contents/code as sensitivity.mjs, the name QML imports modules by): a factor of 0.25
  * to 4 on a logarithmic scale with 1 in the middle, snapping to 1 near it.
  */
 
@@ -18,7 +18,7 @@ import org.kde.kirigami as Kirigami
 import org.kde.plasma.components as PlasmaComponents3
 import org.kde.plasma.extras as PlasmaExtras
 
-import "../code/sensitivity.js" as Sensitivity
+import "../code/sensitivity.mjs" as Sensitivity
 
 PlasmaExtras.Representation {
     id: full
