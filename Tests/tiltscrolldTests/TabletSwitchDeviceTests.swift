@@ -20,7 +20,7 @@ import Testing
 }
 
 /// The published switch on the real kernel's uinput, read back as the
-/// daemon (`TabletModeSwitch`) and libinput read a firmware's switch: runs
+/// daemon (`MachineSwitch`) and libinput read a firmware's switch: runs
 /// where /dev/uinput is usable (the QEMU testbed, scenario swift-uinput).
 @Suite(.enabled(if: uinputAvailable, "needs a writable /dev/uinput"), .serialized)
 struct TabletSwitchDeviceOnTheKernel {
@@ -48,7 +48,7 @@ struct TabletSwitchDeviceOnTheKernel {
             defer { device.destroy() }
             #expect(device.isTabletMode == mode)
             let node = try #require(device.deviceNode)
-            let reader = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(node)))
+            let reader = try #require(try MachineSwitch.open(deviceNode: DeviceText(node), .tabletMode))
             defer { reader.close() }
             #expect(reader.isTabletMode == mode)
             #expect(reader.name == "tiltscroll tablet-mode switch")
@@ -83,7 +83,7 @@ struct TabletSwitchDeviceOnTheKernel {
         let device = try TabletSwitchDevice.create(tabletMode: false)
         defer { device.destroy() }
         let node = try #require(device.deviceNode)
-        let reader = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(node)))
+        let reader = try #require(try MachineSwitch.open(deviceNode: DeviceText(node), .tabletMode))
         defer { reader.close() }
         #expect(!reader.isTabletMode)
         #expect(try reader.drain() == false)
@@ -101,7 +101,7 @@ struct TabletSwitchDeviceOnTheKernel {
         let device = try TabletSwitchDevice.create(tabletMode: true)
         let sysfs = try #require(device.sysfsPath)
         let node = try #require(device.deviceNode)
-        let reader = try #require(try TabletModeSwitch.open(deviceNode: DeviceText(node)))
+        let reader = try #require(try MachineSwitch.open(deviceNode: DeviceText(node), .tabletMode))
         defer { reader.close() }
         #expect(access(sysfs, F_OK) == 0)
         device.destroy()

@@ -13,7 +13,7 @@ import TiltScrollCommon
 /// event and its `SYN_REPORT`. The device disappears on `destroy()`.
 ///
 /// The daemon must not take this switch for the machine's own when it
-/// looks for one (`TabletModeSwitch.scan`): its ids are tiltscroll's
+/// looks for one (`MachineSwitch.scan`): its ids are tiltscroll's
 /// (`ScrollDevice.vendorID`, `BUS_VIRTUAL`) with a product of its own.
 final class TabletSwitchDevice {
     /// The name compositors and `libinput list-devices` show.
