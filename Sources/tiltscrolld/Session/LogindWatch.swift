@@ -209,7 +209,7 @@ final class LogindWatch: LogindSource {
         guard !saidAbsent else { return }
         saidAbsent = true
         Log.notice(
-            "logind is not on the system bus (\(error.message)): the session (locked, idle, nobody there) and "
+            "logind is not on the system bus (\(error.said)): the session (locked, idle, nobody there) and "
                 + "sleep are not followed; scrolling follows the switch and [Activation] alone")
     }
 
@@ -241,7 +241,7 @@ final class LogindWatch: LogindSource {
             sessionMatch = try addSignalMatch(
                 path: path, interface: LogindWatch.propertiesInterface, member: "PropertiesChanged")
         } catch {
-            Log.warning("Cannot follow session \(id): \(error.message)")
+            Log.warning("Cannot follow session \(id): \(error.said)")
         }
         readSession(id: id, path: path)
     }
@@ -296,7 +296,9 @@ final class LogindWatch: LogindSource {
                 let path = try reply.readObjectPath()
                 activeSession(id: id, path: path)
             } catch {
-                Log.notice("Cannot read seat0's active session from logind (\(error.message)); it is not followed")
+                Log.notice(
+                    "Cannot read seat0's active session from logind (\(error.said)); until logind announces one, "
+                        + "nothing of it pauses scrolling")
                 publish(.unknown)
             }
         case .session(let asked, let id, _):
@@ -311,7 +313,7 @@ final class LogindWatch: LogindSource {
             } catch {
                 // Gone between the seat's answer and this one: nobody reads
                 // in it. Announced again, it is read again.
-                Log.debug("Cannot read session \(id): \(error.message)")
+                Log.debug("Cannot read session \(id): \(error.said)")
                 followed = nil
                 publish(LogindView(isKnown: true, session: nil, preparingForSleep: view.preparingForSleep))
             }
@@ -321,7 +323,7 @@ final class LogindWatch: LogindSource {
             if let error = reply.error {
                 if current {
                     Log.notice(
-                        "logind refused a sleep inhibitor (\(error.message)): sleep does not wait for the sensor "
+                        "logind refused a sleep inhibitor (\(error.said)): sleep does not wait for the sensor "
                             + "to be let go of")
                 }
                 return
@@ -400,7 +402,7 @@ final class LogindWatch: LogindSource {
                 readSeat()
             }
         } catch {
-            Log.debug("Ignoring a malformed PropertiesChanged of seat0: \(error.message)")
+            Log.debug("Ignoring a malformed PropertiesChanged of seat0: \(error.said)")
         }
     }
 
@@ -421,7 +423,7 @@ final class LogindWatch: LogindSource {
             new.session = session
             publish(new)
         } catch {
-            Log.debug("Ignoring a malformed PropertiesChanged of session \(followed.id): \(error.message)")
+            Log.debug("Ignoring a malformed PropertiesChanged of session \(followed.id): \(error.said)")
         }
     }
 
@@ -453,7 +455,7 @@ final class LogindWatch: LogindSource {
 
     private func matchRefused(_ error: BusError) {
         Log.warning(
-            "The system bus refused to pass on logind's signals (\(error.message)); the session is not followed")
+            "The system bus refused to pass on logind's signals (\(error.said)); the session is not followed")
         owner = nil
         generation += 1
         followed = nil
@@ -520,7 +522,15 @@ final class LogindWatch: LogindSource {
                 arguments)
         } catch {
             if case .inhibit = purpose { inhibitInFlight = false }
-            Log.debug("Cannot ask logind (\(member)): \(error.message)")
+            Log.debug("Cannot ask logind (\(member)): \(error.said)")
         }
+    }
+}
+
+extension BusError {
+    /// The message on one line, for the log: bus peers end theirs with a
+    /// newline at times (dbus-python does).
+    var said: String {
+        message.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ")
     }
 }
