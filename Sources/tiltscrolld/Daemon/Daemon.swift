@@ -215,10 +215,7 @@ final class Daemon {
             touch.drainReadable { poller.isReadable($0) }
             passTouchChanges(now: woke)
         }
-        if let busSlot {
-            serveBus(ready: poller.isReady(busSlot), now: woke)
-            takeLogindViews(now: woke)
-        }
+        if let busSlot { serveBus(ready: poller.isReady(busSlot), now: woke) }
         if !monitors.isEmpty { monitors.dropClosed { poller.isReady($0) } }
         applyRequests(now: woke)
         // The session may have changed with the requests: the one open now.
@@ -440,12 +437,14 @@ final class Daemon {
     }
 
     /// Dispatches what the bus brought (`ready`) or what its deadline asks
-    /// for; what callers asked for joins the round's requests.
+    /// for; what callers asked for joins the round's requests, what logind
+    /// said is followed at once.
     private func serveBus(ready: Bool, now: Double) {
         guard let bus else { return }
         if !ready, bus.deadline(now: now).map({ $0 > now }) ?? true { return }
         do {
             try bus.process(into: &requests)
+            takeLogindViews(now: now)
         } catch {
             Log.warning(
                 "Lost the system bus (\(error.message)); the D-Bus interface is off and the session is not "

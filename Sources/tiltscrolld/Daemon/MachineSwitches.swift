@@ -19,9 +19,14 @@ struct MachineSwitches {
     /// The lid switches' state: true while closed, nil without one.
     var lidClosed: Bool? { state(of: .lid) { $0.isLidClosed } }
 
+    /// Asked every round a switch is open: no allocation.
     private func state(of kind: SwitchKinds, _ on: (SwitchInput) -> Bool) -> Bool? {
-        let reporting = switches.filter { $0.kinds.contains(kind) }
-        return reporting.isEmpty ? nil : reporting.contains(where: on)
+        var any = false
+        for found in switches where found.kinds.contains(kind) {
+            if on(found) { return true }
+            any = true
+        }
+        return any ? false : nil
     }
 
     /// Opens the switches of `wanted` when it changed (closing those no

@@ -5,8 +5,9 @@
 # evdev, so it pauses without logind (whose LidClosed announces no change).
 #   - Started with the lid open: the daemon holds the switch's node open
 #     (read-only) and scrolls on a tilt.
-#   - The lid closed while it scrolls: the last frame within 0.1 s of the
-#     switch event (one output frame period and the loop's round under TCG),
+#   - The lid closed while it scrolls: the last frame within 0.1 s after the
+#     switch event (one output frame period and the loop's round under TCG)
+#     and within 0.5 s before it (it scrolled up to the close),
 #     the "tiltscroll" device gone within 1 s, the sensor's settings as
 #     before the daemon, tiltscrollctl status --json saying State paused,
 #     "Scrolling paused: the lid is closed", the daemon asleep (no wake-up in
@@ -111,6 +112,8 @@ last="$(awk '$1 == "frame" { t = $2 } END { print t }' "$FRAMES")"
 [ -n "$last" ] || fail "no frame at all before the lid closed"
 after="$(awk -v a="$last" -v b="$closed" 'BEGIN { printf "%.3f", a - b }')"
 fcmp "$last" "<=" "$(fadd "$closed" 0.1)" || fail "lid closed: a frame $after s after it"
+# ... and it scrolled up to then: the silence is the lid's.
+fcmp "$last" ">=" "$(fadd "$closed" -0.5)" || fail "lid closed: it had stopped scrolling $after s before"
 log "lid closed: the last frame $after s after the switch event"
 expect_released "lid closed"
 wait_until 5 "State paused by the lid" state_is_paused_by_lid
