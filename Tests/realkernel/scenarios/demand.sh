@@ -99,7 +99,7 @@ Mode=poll
 When=always
 EOF
 frequency_running="$(cat "$(iio_sampling_frequency_file "$kdir")")"
-sleep "$STILL_WITHIN"
+expect_status "$STILL_WITHIN" "held still in a hand" '; following: '
 read -r samples wakeups < <(samples_per_second "$WINDOW")
 log "held still in a hand: $samples samples/s, $wakeups wake-ups/s (sampling frequency $frequency_running Hz)"
 fcmp "$samples" "<=" 15 || fail "held still: $samples samples a second, more than a quarter of 50 (and some)"
@@ -116,9 +116,10 @@ fcmp "$wakeups" "<=" "$(awk -v s="$samples" 'BEGIN { print s * 1.15 + 3 }')" ||
 	fail "scrolling: $wakeups wake-ups a second for $samples samples: frames do not ride on the samples"
 
 set_pose kxcjk "$NEUTRAL"
+# Back at the reading pose for a second before it is put down (behaviour).
 sleep 1
 put_down kxcjk
-sleep "$REST_WITHIN"
+expect_status "$REST_WITHIN" "put down" '; resting: '
 read -r samples wakeups < <(samples_per_second "$WINDOW")
 log "put down at the reading pose: $samples samples/s, $wakeups wake-ups/s"
 fcmp "$samples" "<=" "$(awk -v r="$RESTING_HZ" 'BEGIN { print r + 1 }')" ||
