@@ -35,9 +35,9 @@ microseconds() {
     echo $((10#${whole:-0} * 1000000 + 10#${fraction:0:6}))
 }
 
-# wait_until SECONDS COMMAND...: runs COMMAND every 50 ms until it succeeds;
+# wait_for SECONDS COMMAND...: runs COMMAND every 50 ms until it succeeds;
 # fails once SECONDS have passed.
-wait_until() {
+wait_for() {
     local deadline=$((${EPOCHREALTIME/./} + $(microseconds "$1")))
     shift
     until "$@"; do
@@ -54,7 +54,7 @@ notify_start() {
     : >"$NOTIFY_FILE"
     "$NOTIFY_LISTEN" "$NOTIFY_SOCKET_PATH" >>"$NOTIFY_FILE" 2>"$1.notify.err" &
     NOTIFY_PID=$!
-    wait_until 5 test -S "$NOTIFY_SOCKET_PATH" || {
+    wait_for 5 test -S "$NOTIFY_SOCKET_PATH" || {
         echo "notify-listen did not bind $NOTIFY_SOCKET_PATH: $(cat "$1.notify.err")" >&2
         return 1
     }
@@ -85,7 +85,7 @@ notified() {
 
 # wait_status SECONDS ERE: until the last status matches ERE.
 wait_status() {
-    wait_until "$1" status_matches "$2"
+    wait_for "$1" status_matches "$2"
 }
 
 # on_terminal_until OUT ERE COMMAND...: COMMAND on a pseudo-terminal
@@ -96,7 +96,7 @@ on_terminal_until() {
     shift 2
     script -qec "exec $*" /dev/null </dev/null >"$out" 2>&1 &
     session=$!
-    wait_until 20 grep -qsE -- "$pattern" "$out" || true
+    wait_for 20 grep -qsE -- "$pattern" "$out" || true
     child=$(pgrep -P "$session" || true)
     if [ -n "$child" ]; then kill -INT "$child" 2>/dev/null || true; fi
     wait "$session" || true
@@ -127,7 +127,7 @@ EOF
     export DBUS_SYSTEM_BUS_ADDRESS=unix:path=$dir/bus
     # Up once it answers: its socket exists from bind(2) on, a moment
     # before listen(2).
-    wait_until 10 busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetId >/dev/null 2>&1 || {
+    wait_for 10 busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetId >/dev/null 2>&1 || {
         echo "dbus-daemon did not start: $(cat "$dir/bus.log")" >&2
         return 1
     }
