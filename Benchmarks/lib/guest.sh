@@ -64,7 +64,8 @@ EOF
 }
 
 # bench_start NAME CONFIG [WRAPPER...]: the daemon in the background
-# (DAEMON_PID), its output in $RUN_DIR/NAME.err. Unless BENCH_EVREAD=0, its
+# (DAEMON_PID), its output in $RUN_DIR/NAME.err, its notifications to the
+# scenario's listener (lib/daemon.sh: expect_status). Unless BENCH_EVREAD=0, its
 # frames are recorded by evread in $RUN_DIR/frames-NAME.txt (FRAMES). WRAPPER
 # (env, valgrind) execs the daemon, so DAEMON_PID is the daemon's own process.
 # BENCH_BIN replaces the binary (valgrind needs the copy without DWARF).
@@ -79,8 +80,10 @@ bench_start() {
 	# evread polls every 10 ms until the device exists: not while the
 	# daemon is meant to be idle.
 	[ "${BENCH_EVREAD:-1}" = 0 ] || frames_start
+	daemon_notify_listen
+	DAEMON_NOTIFY_FROM="$(wc -l <"$NOTIFY_LOG")"
 	log "starting $name: ${*:+$* }$bin --config $config"
-	STATE_DIRECTORY=/var/lib/tiltscroll "$@" "$bin" --config "$config" --verbose \
+	NOTIFY_SOCKET="$NOTIFY_SOCKET_PATH" STATE_DIRECTORY=/var/lib/tiltscroll "$@" "$bin" --config "$config" --verbose \
 		>"$RUN_DIR/$name.out" 2>"$RUN_DIR/$name.err" &
 	DAEMON_PID=$!
 	BENCH_RUN="$name"
@@ -214,10 +217,10 @@ bench_inactive() {
 	fi
 	BENCH_EVREAD=0 bench_start "inactive-$name" "$config"
 	bench_wait_pid_file 30
-	sleep "$BENCH_SETTLE"
+	# Off, as its status says: from then on it waits in poll() for nothing.
+	expect_status 30 "inactive-$name" "$SCROLLING_OFF"
 	"$HELPERS_DIR/evread" wait --timeout 0.2 >/dev/null 2>&1 &&
 		fail "inactive-$name: the daemon created its uinput device, so it is active"
-	log "inactive-$name: $(grep -m1 'Scrolling off' "$RUN_DIR/inactive-$name.err" || echo 'no "Scrolling off" line')"
 	BENCH_EVREAD=0 bench_window "inactive-$name" "$BENCH_WINDOW"
 	cat "/proc/$DAEMON_PID/status" >"$RUN_DIR/status-inactive-$name"
 	BENCH_EVREAD=0 bench_stop

@@ -29,10 +29,22 @@ find_binary() {
     (cd "$REPO" && swift build --product tiltscrolld >&2) && echo "$REPO/.build/debug/tiltscrolld"
 }
 
+# The client, tiltscrollctl: $TILTSCROLLCTL_BINARY, else the one built beside
+# the daemon find_binary gives (swift builds both products together), else
+# build it.
+find_client() {
+    if [ -n "${TILTSCROLLCTL_BINARY:-}" ]; then echo "$TILTSCROLLCTL_BINARY"; return; fi
+    local daemon
+    daemon=$(find_binary) || return
+    if [ -x "$(dirname "$daemon")/tiltscrollctl" ]; then echo "$(dirname "$daemon")/tiltscrollctl"; return; fi
+    (cd "$REPO" && swift build --product tiltscrollctl >&2) && echo "$REPO/.build/debug/tiltscrollctl"
+}
+
 # A MANPATH tree holding our pages, as installed.
 man_tree() {
-    mkdir -p "$SCRATCH/man/man8" "$SCRATCH/man/man5"
+    mkdir -p "$SCRATCH/man/man8" "$SCRATCH/man/man5" "$SCRATCH/man/man1"
     cp "$REPO/man/tiltscrolld.8" "$SCRATCH/man/man8/"
     cp "$REPO/man/tiltscroll.conf.5" "$SCRATCH/man/man5/"
+    if [ -e "$REPO/man/tiltscrollctl.1" ]; then cp "$REPO/man/tiltscrollctl.1" "$SCRATCH/man/man1/"; fi
     echo "$SCRATCH/man"
 }

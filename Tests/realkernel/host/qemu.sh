@@ -10,7 +10,7 @@
 qemu_write_env() {
 	local run_dir="$1" scenario="$2" guest_timeout="$3" name value
 	: >"$run_dir/guest.env"
-	for name in SCENARIO RUN_DIR HARNESS_DIR PROJECT_DIR HELPERS_DIR TILTSCROLLD \
+	for name in SCENARIO RUN_DIR HARNESS_DIR PROJECT_DIR HELPERS_DIR TILTSCROLLD TILTSCROLLCTL \
 		KERNEL_PACKAGE KERNEL_PACKAGE_VERSION GUEST_TIMEOUT; do
 		case "$name" in
 		SCENARIO) value="$scenario" ;;

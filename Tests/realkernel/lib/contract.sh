@@ -5,8 +5,8 @@
 #   - tilting the top edge away from the user: negative REL_WHEEL_HI_RES, more
 #     of it at a larger angle; towards the user: positive;
 #   - back at neutral: silence within half a second;
-#   - SIGUSR1 makes the current pose neutral: silence there, and a pose that
-#     was inside the old dead zone now scrolls;
+#   - SIGUSR1 makes the current pose neutral (saved in the state directory):
+#     silence there, and a pose that was inside the old dead zone now scrolls;
 #   - SIGTERM: exit 0, device gone, and every IIO setting the daemon may
 #     have changed (sampling frequency, buffer, channels, trigger) restored.
 # Defaults assumed: dead zone 4 degrees, full speed at 25 degrees.
@@ -90,6 +90,7 @@ EOF
 	frames_wait_ready
 	[ -n "$(daemon_pid_file)" ] || fail "no PID file with the daemon's PID in /run/tiltscroll/"
 	t="$(now)"
+	# Held still at the neutral pose for 2 s: nothing may scroll (behaviour).
 	sleep 2
 	expect_silence "at rest at the neutral pose" "$t" "$(now)"
 	if [ "$mode" = buffer ]; then
@@ -118,8 +119,11 @@ EOF
 
 	step "SIGUSR1 at a new pose makes it neutral"
 	hold "$device" $((NEUTRAL + 15)) 1.5
+	rm -f /var/lib/tiltscroll/calibration
 	kill -USR1 "$DAEMON_PID"
 	t="$(now)"
+	wait_until 5 "the pose SIGUSR1 made neutral to be saved" test -s /var/lib/tiltscroll/calibration
+	# Silent there for 2 s (the behaviour under test).
 	sleep 2
 	expect_silence "at the new neutral ($((NEUTRAL + 15)) degrees), from 0.5 s after SIGUSR1" "$(fadd "$t" 0.5)" "$(now)"
 	# 3 degrees from the old neutral (its dead zone), 12 towards from the new.

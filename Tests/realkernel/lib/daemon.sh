@@ -1,9 +1,30 @@
 # shellcheck shell=bash
 # Starting, signalling and stopping the daemon under test: the unmodified
 # binary the project builds ($TILTSCROLLD), run like a service would run it
-# (state directory in a tmpfs, logs on stderr into $RUN_DIR/daemon.err).
+# (state directory in a tmpfs, logs on stderr into $RUN_DIR/daemon.err),
+# and what it reports.
+#
+# There is no systemd in the guest: the scenario holds the other end of the
+# daemon's notify socket (helpers/notify-listen), so every STATUS= it sends
+# (the line `systemctl status` would show: the sensor, the state and why)
+# lands in $RUN_DIR/notify.txt, and scenarios wait for the status they
+# expect (expect_status) instead of sleeping. The daemon pushes each change
+# itself: waiting never wakes it, which the wake-up counts rely on.
 
 CONFIG_DIR=/run/tiltscroll-test/config
+NOTIFY_SOCKET_PATH=/run/tiltscroll-test/notify
+NOTIFY_LOG="${RUN_DIR:-/tmp}/notify.txt"
+# The status of a daemon that captures and has read its first sample: it
+# names the intent ("; holding: in a hand, tilt scrolls"), and the pose it
+# was in is the neutral one.
+# shellcheck disable=SC2034 # for the scenarios
+SCROLLING='^Scrolling with .* \([a-z]+ capture\); [a-z]+: '
+# Switched off, or not wanted by [Activation].
+# shellcheck disable=SC2034 # for the scenarios
+SCROLLING_OFF='^Scrolling off: '
+# Wanted, but no sensor can be read (it failed, or went away).
+# shellcheck disable=SC2034 # for the scenarios
+WAITING_FOR_SENSOR='(; trying again|^Waiting for an accelerometer)$'
 
 # daemon_config NAME: write the configuration on stdin, print its path.
 daemon_config() {
@@ -28,17 +49,63 @@ daemon_require() {
 	[ -x "$TILTSCROLLD" ] || fail "no daemon binary at $TILTSCROLLD (build it with 'make release', or set TILTSCROLLD)"
 }
 
-# daemon_start CONFIG: start tiltscrolld in the background (DAEMON_PID).
+# daemon_start CONFIG: start tiltscrolld in the background (DAEMON_PID),
+# its notifications to the scenario's listener.
 daemon_start() {
 	daemon_require
 	modprobe uinput
 	modprobe evdev
+	daemon_notify_listen
 	log "starting $TILTSCROLLD --config $1 --verbose"
 	sed 's/^/    /' "$1"
-	STATE_DIRECTORY=/var/lib/tiltscroll "$TILTSCROLLD" --config "$1" --verbose \
+	# What it notifies from here on is this daemon's.
+	DAEMON_NOTIFY_FROM="$(wc -l <"$NOTIFY_LOG")"
+	NOTIFY_SOCKET="$NOTIFY_SOCKET_PATH" STATE_DIRECTORY=/var/lib/tiltscroll "$TILTSCROLLD" --config "$1" --verbose \
 		>>"$RUN_DIR/daemon.out" 2>>"$RUN_DIR/daemon.err" &
 	DAEMON_PID=$!
 	diag_file "$RUN_DIR/daemon.err"
+}
+
+# daemon_notify_listen: the listener on the notify socket, once per scenario.
+daemon_notify_listen() {
+	[ -z "${NOTIFY_PID:-}" ] || return 0
+	mkdir -p "$(dirname "$NOTIFY_SOCKET_PATH")"
+	: >>"$NOTIFY_LOG"
+	"$HELPERS_DIR/notify-listen" "$NOTIFY_SOCKET_PATH" >>"$NOTIFY_LOG" 2>>"$RUN_DIR/notify-listen.err" &
+	NOTIFY_PID=$!
+	diag_file "$NOTIFY_LOG"
+	wait_until 10 "the notify socket" test -S "$NOTIFY_SOCKET_PATH"
+}
+
+# daemon_status: the last status the running daemon sent (empty before its first).
+daemon_status() {
+	tail -n "+$((${DAEMON_NOTIFY_FROM:-0} + 1))" "$NOTIFY_LOG" | sed -n 's/^STATUS=//p' | tail -n 1
+}
+
+# daemon_status_matches ERE: the last status matches the extended regular expression.
+daemon_status_matches() {
+	[[ "$(daemon_status)" =~ $1 ]]
+}
+
+# expect_status SECONDS WHAT ERE: the daemon's status must come to match
+# ERE within SECONDS (it fails early if the daemon exits); logs it.
+expect_status() {
+	local limit="$1" what="$2" pattern="$3" deadline
+	deadline=$((${EPOCHREALTIME/./} + $(usec "$limit")))
+	until daemon_status_matches "$pattern"; do
+		daemon_alive || fail "$what: the daemon exited; its last status: '$(daemon_status)'"
+		[ "${EPOCHREALTIME/./}" -le "$deadline" ] ||
+			fail "$what: the status is '$(daemon_status)' after ${limit}s, not /$pattern/"
+		sleep 0.05
+	done
+	log "$what: status '$(daemon_status)'"
+}
+
+# ctl COMMAND...: the client, tiltscrollctl. There is no system bus in the
+# guest: toggle and calibrate reach the daemon as signals (its PID file).
+ctl() {
+	[ -x "$TILTSCROLLCTL" ] || fail "no client binary at $TILTSCROLLCTL (build it with 'make release', or set TILTSCROLLCTL)"
+	"$TILTSCROLLCTL" "$@"
 }
 
 # daemon_sample_fd: the running daemon's descriptor its samples are read
@@ -87,11 +154,13 @@ daemon_pid_file() {
 }
 
 # daemon_stop: SIGTERM; it must exit 0 within 10 s, its device and its PID
-# file gone.
+# file gone, having said STOPPING=1.
 daemon_stop() {
 	kill -TERM "$DAEMON_PID"
 	wait_exit "$DAEMON_PID" 10
 	[ "$EXIT_STATUS" = 0 ] || fail "the daemon's exit status after SIGTERM: $EXIT_STATUS"
+	tail -n "+$((${DAEMON_NOTIFY_FROM:-0} + 1))" "$NOTIFY_LOG" | grep -qx STOPPING=1 ||
+		fail "the daemon did not notify STOPPING=1"
 	"$HELPERS_DIR/evread" gone --timeout 3 || fail "the daemon's input device outlived the daemon"
 	[ -z "$(daemon_pid_file)" ] || fail "the PID file $(daemon_pid_file) outlived the daemon"
 	log "the daemon exited 0 on SIGTERM; its device and PID file are gone"

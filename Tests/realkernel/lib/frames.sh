@@ -54,6 +54,18 @@ $bad"
 	fi
 }
 
+# frames_wait_quiet SECONDS: waits (10 s at most) until the device has sent
+# no frame for SECONDS: back at neutral, the scroll has come to rest.
+frames_wait_quiet() {
+	wait_until 10 "no frame for $1 s" frames_quiet_for "$1"
+}
+
+frames_quiet_for() {
+	local last
+	last="$(awk '$1 == "frame" { t = $2 } END { print t }' "$FRAMES")"
+	[ -z "$last" ] || fcmp "$(now)" ">=" "$(fadd "$last" "$1")"
+}
+
 # frames_first FROM: the time of the first frame at or after FROM (empty if none).
 frames_first() {
 	awk -v a="$1" '$1 == "frame" && $2 >= a { print $2; exit }' "$FRAMES"

@@ -12,7 +12,7 @@
 # Lines "cost DEVICE HOLD ..." go to $RUN_DIR/results. Then, with no daemon,
 # TRACE seconds of each sensor held in a hand at the reading pose, recorded
 # by iio-record into $RUN_DIR/hand-DEVICE.trace: replayed on the host
-# (tiltscrolld --replay), they show how close a hand held still comes to the
+# (tiltscrollctl replay), they show how close a hand held still comes to the
 # dead zone.
 # tool: measures the cost of the streaming hand
 # timeout: 400

@@ -118,6 +118,7 @@ EOF
 	daemon_wait_device
 	frames_wait_ready_count "$2"
 	t="$(now)"
+	# Held still at the neutral pose: silent (the behaviour under test).
 	sleep 1.5
 	expect_silence "Mode=$1: at rest at the neutral pose" "$t" "$(now)"
 	hold hid $((NEUTRAL + TILT)) 2

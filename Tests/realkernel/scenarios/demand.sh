@@ -50,6 +50,7 @@ scrolls_after_pick_up() {
 	log "$2: no frame: the lift was taken for a carry, the new angle is neutral"
 	t1="$(now)"
 	set_pose "$1" $((NEUTRAL + 2 * TILT))
+	# Held at the further tilt (the behaviour under test).
 	sleep 1.5
 	expect_prompt_start "$2, then $TILT degrees further" "$t1" 1.5
 }
@@ -60,7 +61,7 @@ STILL_WITHIN=6
 REST_WITHIN=12
 
 # samples_per_second SECONDS: sample reads of a polling daemon per second
-# over a window (three preads per sample: /proc/PID/io counts them), and
+# over a window (slept through: the measurement) (three preads per sample: /proc/PID/io counts them), and
 # its wake-ups per second (voluntary context switches), as "SAMPLES WAKEUPS".
 samples_per_second() {
 	local r0 r1 w0 w1 t0 t1
@@ -99,7 +100,7 @@ Mode=poll
 When=always
 EOF
 frequency_running="$(cat "$(iio_sampling_frequency_file "$kdir")")"
-sleep "$STILL_WITHIN"
+expect_status "$STILL_WITHIN" "held still in a hand" '; following: '
 read -r samples wakeups < <(samples_per_second "$WINDOW")
 log "held still in a hand: $samples samples/s, $wakeups wake-ups/s (sampling frequency $frequency_running Hz)"
 fcmp "$samples" "<=" 15 || fail "held still: $samples samples a second, more than a quarter of 50 (and some)"
@@ -116,15 +117,17 @@ fcmp "$wakeups" "<=" "$(awk -v s="$samples" 'BEGIN { print s * 1.15 + 3 }')" ||
 	fail "scrolling: $wakeups wake-ups a second for $samples samples: frames do not ride on the samples"
 
 set_pose kxcjk "$NEUTRAL"
+# Back at the reading pose for a second before it is put down (behaviour).
 sleep 1
 put_down kxcjk
-sleep "$REST_WITHIN"
+expect_status "$REST_WITHIN" "put down" '; resting: '
 read -r samples wakeups < <(samples_per_second "$WINDOW")
 log "put down at the reading pose: $samples samples/s, $wakeups wake-ups/s"
 fcmp "$samples" "<=" "$(awk -v r="$RESTING_HZ" 'BEGIN { print r + 1 }')" ||
 	fail "resting: $samples samples a second, more than the $RESTING_HZ the engine asks for"
 t="$(now)"
 pick_up kxcjk $((NEUTRAL + TILT))
+# Held tilted for 1.5 s (the behaviour under test).
 sleep 1.5
 scrolls_after_pick_up kxcjk "picked up and tilted" "$t"
 daemon_stop
@@ -158,6 +161,7 @@ log "put down: the hub reports at $RESTING_HZ Hz"
 t="$(now)"
 pick_up hid $((NEUTRAL + TILT))
 wait_until 1 "a tilt: 50 Hz again at once" frequency_is "$hdir" 50.000000
+# Held tilted for 1.5 s (the behaviour under test).
 sleep 1.5
 scrolls_after_pick_up hid "picked up and tilted" "$t"
 set_pose hid "$NEUTRAL"
@@ -199,6 +203,7 @@ wait_until "$((STILL_WITHIN + REST_WITHIN))" "resting: the change sensitivity at
 frequency_is "$hdir" "$RESTING_FREQUENCY" ||
 	fail "resting with a change sensitivity: the sampling frequency is not $RESTING_HZ Hz"
 rchar0="$(awk '$1 == "rchar:" { print $2 }' "/proc/$DAEMON_PID/io")"
+# Lying still through the measurement window.
 sleep "$WINDOW"
 rchar1="$(awk '$1 == "rchar:" { print $2 }' "/proc/$DAEMON_PID/io")"
 # 24 bytes a scan (three 32-bit slots and the 64-bit timestamp).
@@ -208,6 +213,7 @@ log "lying still: $(((rchar1 - rchar0) / 24)) scans in $WINDOW s ($RESTING_HZ Hz
 t="$(now)"
 pick_up hid $((NEUTRAL + TILT))
 wait_until 1 "picked up: the change sensitivity back at once" attribute_is "$hdir/in_accel_hysteresis" "$hysteresis_before"
+# Held tilted for 1.5 s (the behaviour under test).
 sleep 1.5
 scrolls_after_pick_up hid "picked up and tilted, with a change sensitivity" "$t"
 set_pose hid "$NEUTRAL"

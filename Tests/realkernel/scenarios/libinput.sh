@@ -59,7 +59,7 @@ hold kxcjk "$NEUTRAL" 2
 hold kxcjk $((NEUTRAL - 15)) 3
 towards_from="$HOLD_START"
 hold kxcjk "$NEUTRAL" 2
-sleep 1
+frames_wait_quiet 0.5
 towards_to="$(now)"
 kill -INT "$LIBINPUT_PID"
 wait_exit "$LIBINPUT_PID" 5

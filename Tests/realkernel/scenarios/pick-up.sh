@@ -19,7 +19,8 @@ set -eu
 TILT=12
 NEW=20 # the new reading angle
 
-# lie_flat SECONDS: put down flat on a table, left there.
+# lie_flat SECONDS: put down flat on a table, left there (the behaviour
+# under test).
 lie_flat() {
 	put_down hid 90
 	sleep "$1"
@@ -36,6 +37,7 @@ Mode=buffer
 When=always
 EOF
 t="$(now)"
+# Held at the reading pose for 2 s: silent (the behaviour under test).
 sleep 2
 expect_silence "held at the reading pose" "$t" "$(now)"
 
@@ -43,6 +45,7 @@ step "put down flat, picked up at a new reading angle ($NEW degrees): no scroll"
 lie_flat 4
 t="$(now)"
 pick_up hid "$NEW"
+# Held there 5 s: it must not start on its own (the behaviour under test).
 sleep 5
 expect_silence "picked up at $NEW degrees (the old neutral: $NEUTRAL)" "$t" "$(now)"
 hold hid $((NEW + TILT)) 3
@@ -55,6 +58,7 @@ step "put down again, picked up at the same angle: it works at once"
 lie_flat 4
 t="$(now)"
 pick_up hid "$NEW"
+# Tilted half a second after the lift (the behaviour under test).
 sleep 0.5
 expect_silence "picked up at $NEW degrees again" "$t" "$(now)"
 hold hid $((NEW + TILT)) 3

@@ -44,6 +44,7 @@ expect_even_scroll() {
 # LIE seconds; logs when the last frame came.
 expect_rest() {
 	local what="$1" rested="$2" last
+	# Lying there (the behaviour under test).
 	sleep "$(fadd "$REST_WITHIN" "$LIE")"
 	last="$(awk -v a="$(fadd "$rested" -5)" '$1 == "frame" && $2 >= a { t = $2 } END { print t }' "$FRAMES")"
 	if [ -n "$last" ]; then
@@ -65,6 +66,7 @@ Name=kxcj91008
 When=always
 EOF
 t="$(now)"
+# Held at the reading pose for 2 s: silent (the behaviour under test).
 sleep 2
 expect_silence "held at the reading pose" "$t" "$(now)"
 
@@ -78,6 +80,7 @@ expect_rest "on a stand at $((NEUTRAL + TILT)) degrees" "$(now)"
 
 step "picked up at the reading pose, tilted, then put down flat on a table: it stops"
 pick_up kxcjk "$NEUTRAL"
+# Held a second in the hand before the tilt (the behaviour under test).
 sleep 1
 hold kxcjk $((NEUTRAL + TILT)) 2
 expect_scroll "picked up again, $TILT degrees away" - "$(fadd "$HOLD_FROM" 1)" "$HOLD_TO" >/dev/null

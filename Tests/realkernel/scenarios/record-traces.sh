@@ -25,6 +25,7 @@ record() {
 		--output "$trace" --rate 50 --duration 16 2>"$RUN_DIR/$4.log" &
 	pid=$!
 	diag_file "$RUN_DIR/$4.log"
+	# Half a second of the reading pose before the sweep: part of the trace.
 	sleep 0.5
 	pose_sweep "$device" "$SWEEP"
 	wait_exit "$pid" 10

@@ -43,6 +43,7 @@ Mode=buffer
 When=always
 EOF
 t="$(now)"
+# Held still at the neutral pose (the behaviour under test).
 sleep 1.5
 expect_silence "at rest at the neutral pose" "$t" "$(now)"
 
@@ -57,6 +58,7 @@ step "the sensor stalls while tilted: scrolling stops"
 hold hid $((NEUTRAL + FULL_TILT)) 2
 expect_scroll "$FULL_TILT degrees away" - "$(fadd "$HOLD_FROM" 1)" "$HOLD_TO" >/dev/null
 last_report="$(hid_pause)"
+# Stalled for 1.5 s, still tilted (the behaviour under test).
 sleep 1.5
 last_frame="$(awk -v a="$(fadd "$last_report" -1)" '$1 == "frame" && $2 >= a { t = $2 } END { print t }' "$FRAMES")"
 [ -n "$last_frame" ] || fail "no frame in the second before the stall: it was not scrolling"
@@ -73,6 +75,7 @@ device_exists || fail "the daemon removed its device when its sensor went silent
 
 step "reports resume at the same pose: no burst"
 resumed="$(hid_resume)"
+# Reporting again for 1.5 s at the same pose (the behaviour under test).
 sleep 1.5
 # From rest at the acceleration limit (60 detents/s^2), 150 ms make at most
 # 0.5 * 60 * 0.15^2 detents = 81 units; full speed would make 216, and one

@@ -10,8 +10,9 @@
 #   - The finger lifts: the pose of that moment (40) is neutral: silent for
 #     2 s; 28 degrees (12 towards from there, inside the old neutral's dead
 #     zone) scrolls positive; back at 40, silent.
-#   - The daemon has the touchscreen open read-only, and its output never
-#     carries the touch coordinates.
+#   - The daemon has the touchscreen open read-only, its status says
+#     "touched" while the finger is down, and its output never carries the
+#     touch coordinates.
 # timeout: 150
 set -eu
 # shellcheck source=lib.sh
@@ -33,8 +34,8 @@ Name=kxcj91008
 [Activation]
 When=always
 EOF
+expect_status 10 "the first sample: the reading pose is neutral" "$SCROLLING"
 t="$(now)"
-sleep 1
 
 step "a touchscreen appears while the daemon runs"
 touch_start one
@@ -42,9 +43,10 @@ node="$(fed_node touch one)"
 udev_settle
 tagged="$(udev_property "/sys/class/input/${node#/dev/input/}" ID_INPUT_TOUCHSCREEN)"
 [ "$tagged" = 1 ] || fail "udev did not tag $node ID_INPUT_TOUCHSCREEN (got '$tagged')"
+wait_until 5 "the daemon to open the touchscreen $node" daemon_has_open "$node"
+# Held still at the reading pose a second more (the behaviour under test).
 sleep 1
 expect_silence "at the reading pose" "$t" "$(now)"
-daemon_has_open "$node" || fail "the daemon did not open the touchscreen $node"
 fd="$(for f in "/proc/$DAEMON_PID/fd/"*; do [ "$(readlink "$f")" = "$node" ] && echo "${f##*/}"; done | head -n 1)"
 flags="$(awk '$1 == "flags:" { print $2 }' "/proc/$DAEMON_PID/fdinfo/$fd")"
 [ $((8#$flags & 3)) = 0 ] || fail "the daemon has $node open with flags $flags, not read-only"
@@ -55,7 +57,10 @@ hold kxcjk $((NEUTRAL + TILT)) 2
 expect_scroll "$TILT degrees away" - "$(fadd "$HOLD_FROM" 1)" "$HOLD_TO" >/dev/null
 down="$(touch_send one down "$X" "$Y")"
 set_pose kxcjk 40
+# The finger stays (the behaviour under test), moves, stays. Nothing else
+# runs meanwhile: one vCPU, and the pause must come within a frame.
 sleep 0.5
+expect_status 2 "the finger on the screen" '; touched: '
 touch_send one move "$X2" "$Y2" >/dev/null
 sleep 1
 read -r after _ < <(frames_window "$down" "$(now)")
@@ -67,6 +72,7 @@ log "after the contact: $after frame(s), none later than one frame period"
 
 step "the finger lifts: the pose of that moment is neutral"
 up="$(touch_send one up)"
+# Held at 40 for 2 s after the lift (the behaviour under test).
 sleep 2
 expect_silence "at 40 degrees after the lift" "$up" "$(now)"
 hold kxcjk 28 3

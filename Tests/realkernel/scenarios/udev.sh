@@ -41,6 +41,7 @@ Name=kxcj91008
 When=always
 EOF
 t="$(now)"
+# Held still at the neutral pose for 2 s (the behaviour under test).
 sleep 2
 expect_silence "at rest at the neutral pose" "$t" "$(now)"
 hold kxcjk $((NEUTRAL + 12)) 3
@@ -58,7 +59,7 @@ removed="$(now)"
 stub_remove kxcjk
 udev_settle
 ! iio_exists kxcj91008 || fail "the IIO device is still there after delete_device"
-sleep 1
+expect_status 5 "the accelerometer went away" "$WAITING_FOR_SENSOR"
 daemon_alive || fail "the daemon exited when its accelerometer went away"
 log "the daemon keeps running without its accelerometer"
 
@@ -69,7 +70,8 @@ udev_settle
 got="$(udev_property "$dir" ACCEL_MOUNT_MATRIX)"
 [ "$got" = "$MATRIX" ] || fail "the re-added device lacks the mount matrix: '$got'"
 log "re-added as $(basename "$dir"), with the matrix"
-sleep 1
+# Promptly: it follows udev, it does not rescan every few seconds.
+expect_status 3 "the accelerometer is back" "$SCROLLING"
 daemon_alive || fail "the daemon exited when its accelerometer came back"
 expect_silence "from removal until 1 s after the return, at the neutral pose" "$removed" "$(now)"
 # Within 1.5 s of tilting, about 3 s after the removal: a daemon that only
