@@ -9,9 +9,10 @@
 #     switch event (one output frame period and the loop's round under TCG)
 #     and within 0.5 s before it (it scrolled up to the close),
 #     the "tiltscroll" device gone within 1 s, the sensor's settings as
-#     before the daemon, tiltscrollctl status --json saying State paused,
-#     "Scrolling paused: the lid is closed", the daemon asleep (no wake-up in
-#     2 s); tilted further meanwhile, nothing.
+#     before the daemon, its systemd status (STATUS=) and tiltscrollctl
+#     status --json (State paused) saying "Scrolling paused: the lid is
+#     closed", the daemon asleep (no wake-up in 2 s); tilted further
+#     meanwhile, nothing.
 #   - The lid opened: the device back within 3 s, silent for 1 s at the pose
 #     held then (the neutral pose is taken afresh), 12 degrees towards the
 #     user from there scrolls (positive).
@@ -24,8 +25,6 @@ set -eu
 . "$HARNESS_DIR/lib.sh"
 
 TILT=12 # degrees from neutral for a clear scroll (full speed at 25)
-CTL="${TILTSCROLLCTL:-$(dirname "$TILTSCROLLD")/tiltscrollctl}"
-[ -x "$CTL" ] || fail "no client binary at $CTL (make release builds it)"
 
 stub_load kxcjk
 dir="$(stub_add kxcjk)"
@@ -38,9 +37,10 @@ expect_released() {
 	log "$1: sensor settings as before the daemon"
 }
 
-# state_json: the daemon's State, as tiltscrollctl status --json gives it.
+# state_json: the daemon's State, as tiltscrollctl status --json gives it
+# (the scenario runs a system bus: the client reads the bus).
 state_json() {
-	"$CTL" status --json | grep -o '"State": \[[^]]*\]'
+	ctl status --json | grep -o '"State": \[[^]]*\]'
 }
 
 state_is_paused_by_lid() {
@@ -98,7 +98,7 @@ EOF
 config="$CONFIG_DIR/lid.conf"
 wait_until 10 "the daemon to hold the lid switch open" daemon_has_open "$lid_node"
 log "the daemon reads $lid_node"
-wait_until 10 "the daemon on the bus" "$CTL" status --json
+wait_until 10 "the daemon on the bus" ctl status --json
 grep -q "logind is not on the system bus" "$RUN_DIR/daemon.err" ||
 	fail "the daemon did not say that logind is not there"
 
@@ -116,6 +116,7 @@ fcmp "$last" "<=" "$(fadd "$closed" 0.1)" || fail "lid closed: a frame $after s 
 fcmp "$last" ">=" "$(fadd "$closed" -0.5)" || fail "lid closed: it had stopped scrolling $after s before"
 log "lid closed: the last frame $after s after the switch event"
 expect_released "lid closed"
+expect_status 5 "lid closed" '^Scrolling paused: the lid is closed$'
 wait_until 5 "State paused by the lid" state_is_paused_by_lid
 log "lid closed: $(state_json)"
 expect_asleep "lid closed" 2
@@ -127,6 +128,7 @@ lid_flip 0
 opened="$LID_AT"
 expect_device_within "lid opened" "$opened" 3
 frames_wait_ready_count 2
+expect_status 5 "lid opened" "$SCROLLING"
 sleep 1
 expect_silence "lid opened, held at $((NEUTRAL + 2 * TILT)) (the new neutral)" "$opened" "$(now)"
 hold kxcjk $((NEUTRAL + TILT)) 2
