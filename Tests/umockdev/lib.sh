@@ -14,7 +14,7 @@
 # would bring its logind, and where seat0 has no active session (a CI
 # runner, a login over ssh) the daemon pauses (issue 24), as it must; the
 # suites here are about sensors, not sessions (Tests/session is).
-export DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/tiltscroll-umockdev-tests/no-system-bus
+export DBUS_SYSTEM_BUS_ADDRESS="${DBUS_SYSTEM_BUS_ADDRESS:-unix:path=/nonexistent/tiltscroll-umockdev-tests/no-system-bus}"
 
 # umockdev_binaries [SWIFT BUILD ARGUMENTS]: builds unless SKIP_BUILD is set;
 # DAEMON and CTL are the daemon and its client.
