@@ -1,13 +1,22 @@
 import TiltScrollCommon
 
-/// The `--list-devices` report: one block per accelerometer with its name,
+/// The `list-devices` report: one block per accelerometer with its name,
 /// sysfs path, location, scale, mount matrix and capture modes, each with
 /// where it came from. The device tiltscrolld would use without
-/// `[Device] Name=` is marked with `*`. The device's strings are shown
-/// escaped, as `DeviceText` interpolates.
+/// `[Device] Name=` is marked with `*`; with more than one, each says its
+/// role: the one that scrolls, the base's that tells the hinge angle with
+/// it (`DeviceDiscovery.hingeBaseIndex`), or none. The device's strings are
+/// shown escaped, as `DeviceText` interpolates.
 func renderDeviceTable(_ devices: [AccelerometerDevice]) -> String {
     guard !devices.isEmpty else { return "No accelerometer found.\n" }
     let preferred = DeviceDiscovery.preferredIndex(among: devices)
+    let base = preferred.flatMap { DeviceDiscovery.hingeBaseIndex(among: devices, display: devices[$0]) }
+    // Without the other's name: a name may be as long as a line allows.
+    func role(_ index: Int) -> String {
+        if index == preferred { return base == nil ? "scrolls" : "scrolls; the hinge angle with the base's" }
+        if index == base { return "the hinge angle with the display's (tablet mode where no switch tells it)" }
+        return "none unless [Device] Name= picks it"
+    }
     var lines: [String] = []
     for (index, device) in devices.enumerated() {
         if index > 0 { lines.append("") }
@@ -20,6 +29,7 @@ func renderDeviceTable(_ devices: [AccelerometerDevice]) -> String {
         row("sysfs path", device.sysfsPath)
         row("device node", device.deviceNode ?? "none")
         row("location", "\(device.location.rawValue) (\(device.locationSource))")
+        if devices.count > 1 { row("role", role(index)) }
         row("scale", describeScale(device.calibration))
         row("offset", describeOffset(device.calibration))
         row("mount matrix", "\(device.mountMatrix) (\(device.mountMatrixSource))")

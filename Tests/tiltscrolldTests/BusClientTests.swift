@@ -65,8 +65,9 @@ final class ClientThread<Result>: @unchecked Sendable {
             status.values == [
                 "Enabled": .boolean(true), "Sensitivity": .number(1), "Active": .boolean(true),
                 "State": .pair("active", "Scrolling with kxcjk1013 (poll capture); holding: in a hand, tilt scrolls"),
-                "TabletMode": .text("unknown"),
-                "Sensor": .pair("kxcjk1013", "/sys/devices/i2c-0/0-000f/iio:device0"), "Orientation": .text("normal"),
+                "TabletMode": .text("unknown"), "TabletModeSource": .text("none"),
+                "Sensor": .pair("kxcjk1013", "/sys/devices/i2c-0/0-000f/iio:device0"), "BaseSensor": .pair("", ""),
+                "Orientation": .text("normal"),
                 "Version": .text(DaemonVersion.string),
             ])
         #expect(Set(status.values.keys) == Set(BusProperty.all.map(\.name)), "every property of the table")
@@ -152,7 +153,9 @@ final class ClientThread<Result>: @unchecked Sendable {
                 Active:      yes
                 State:       active (Scrolling with kxcjk1013 (poll capture); holding: in a hand, tilt scrolls)
                 Tablet mode: unknown
+                Mode source: nothing (no tablet-mode switch, or When= does not ask)
                 Sensor:      kxcjk1013 (/sys/devices/i2c-0/0-000f/iio:device0)
+                Base sensor: none
                 Orientation: normal
                 Version:     \(DaemonVersion.string)
 

@@ -173,12 +173,33 @@ import Testing
         #expect(
             TabletModeReading(true) == .tablet && TabletModeReading(false) == .laptop
                 && TabletModeReading(nil) == .unknown)
+        #expect(TabletModeSource.allCases.map(\.rawValue) == ["switch", "hinge", "none"])
+    }
+
+    @Test func theTabletModeSaysWhereItComesFromAndTheBaseSensorIsNamed() {
+        var snapshot = DaemonSnapshot(
+            phase: .off(ActivationInputs(mode: .auto, enabled: true)),
+            controls: .init(
+                enabled: true, sensitivity: 1))
+        #expect(value("TabletModeSource", of: snapshot) == .text("none"))
+        #expect(value("BaseSensor", of: snapshot) == .pair("", ""))
+        snapshot.tabletMode = false
+        #expect(value("TabletModeSource", of: snapshot) == .text("none"), "set apart from the mode")
+        snapshot.tabletModeSource = .hinge
+        snapshot.baseSensor = SensorIdentity(name: "bmc150_accel", path: "/sys/devices/i2c-0/0-0010/iio:device1")
+        #expect(value("TabletMode", of: snapshot) == .text("laptop"))
+        #expect(value("TabletModeSource", of: snapshot) == .text("hinge"))
+        #expect(value("BaseSensor", of: snapshot) == .pair("bmc150_accel", "/sys/devices/i2c-0/0-0010/iio:device1"))
+        #expect(
+            BusProperty.changes(from: DaemonSnapshot(phase: snapshot.phase, controls: snapshot.controls), to: snapshot)
+                .map(\.name) == ["TabletMode", "TabletModeSource", "BaseSensor"])
     }
 
     @Test func everyPropertyHasAMemberAndASignature() {
         #expect(
             BusProperty.all.map(\.name) == [
-                "Enabled", "Sensitivity", "Active", "State", "TabletMode", "Sensor", "Orientation", "Version",
+                "Enabled", "Sensitivity", "Active", "State", "TabletMode", "TabletModeSource", "Sensor", "BaseSensor",
+                "Orientation", "Version",
             ])
         #expect(BusProperty.named("Sensitivity")?.name == "Sensitivity" && BusProperty.named("sensitivity") == nil)
         #expect(BusProperty.all.filter(\.isWritable).map(\.name) == ["Enabled", "Sensitivity"])

@@ -175,6 +175,7 @@ private func device(
                     sysfs path:     /sys/devices/i2c/iio:device1
                     device node:    none
                     location:       base (sysfs label)
+                    role:           the hinge angle with the display's (tablet mode where no switch tells it)
                     scale:          x 0.000598 (in_accel_x_scale), y 0.000598 (in_accel_y_scale), z 0.000598 (in_accel_z_scale)
                     offset:         0 (none, 0 used)
                     mount matrix:   1, 0, 0; 0, 1, 0; 0, 0, 1 (default identity)
@@ -184,6 +185,7 @@ private func device(
                     sysfs path:     /sys/devices/hub/iio:device0
                     device node:    /dev/iio:device0
                     location:       display (udev ACCEL_LOCATION)
+                    role:           scrolls; the hinge angle with the base's
                     scale:          0.0980665 (in_accel_scale)
                     offset:         0 (in_accel_offset)
                     mount matrix:   0, 1, 0; -1, 0, 0; 0, 0, 1 (udev ACCEL_MOUNT_MATRIX)

@@ -103,7 +103,7 @@ import Testing
         #expect(
             error.message
                 == "unknown key 'Frobnicate' in [Activation]; the keys of [Activation] are When, PauseWhenLocked, "
-                + "PauseWhenIdle, PauseWhenLidClosed, PauseWithoutSession, PauseForSleep")
+                + "PauseWhenIdle, PauseWhenLidClosed, PauseWithoutSession, PauseForSleep, PublishTabletMode")
     }
 
     @Test func suggestsTheNearestSection() throws {

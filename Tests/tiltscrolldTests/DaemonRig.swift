@@ -46,28 +46,52 @@ final class FakeEventLog {
 /// reads it at the capture's rate, on the fake clock.
 final class FakeSensor {
     var device: AccelerometerDevice
-    var synthetic: SyntheticSensor
+    /// The reading at a time of the script, m/s^2.
+    private let reading: (Double) -> Vector3
     /// The script's time 0 on the daemon's clock.
     var origin: Double
     /// Reads fail from then on (a sensor that broke).
     var failsFrom: Double?
     /// Opening fails with this, while set.
     var openFailure: CaptureError?
+    /// Each read gives one sample, taken then, as polling's does (the
+    /// base's capture is read so, on the display's wake-ups); otherwise
+    /// samples come at the capture's rate, whenever it is read.
+    var readsOnDemand = false
+    /// Captures opened of it, and released.
+    private(set) var opened = 0
+    private(set) var released = 0
 
     init(script: MotionScript, model: SensorModel = .kxcjk, origin: Double, name: DeviceText = "kxcj91008") {
         device = FakeSensor.device(named: name, sysfsPath: DeviceText("/sys/devices/fake/\(name)/iio:device0"))
-        synthetic = SyntheticSensor(script: script, model: model, seed: 7)
+        var synthetic = SyntheticSensor(script: script, model: model, seed: 7)
+        reading = { synthetic.acceleration(at: $0) }
         self.origin = origin
     }
 
-    static func device(named name: DeviceText, sysfsPath: DeviceText) -> AccelerometerDevice {
+    init(device: AccelerometerDevice, origin: Double, reading: @escaping (Double) -> Vector3) {
+        self.device = device
+        self.origin = origin
+        self.reading = reading
+    }
+
+    static func device(
+        named name: DeviceText, sysfsPath: DeviceText, location: SensorLocation = .display,
+        locationSource: SensorLocationSource = .assumed
+    ) -> AccelerometerDevice {
         AccelerometerDevice(
-            name: name, sysfsPath: sysfsPath, sysName: "iio:device0", deviceNode: nil, location: .display,
-            locationSource: .assumed, mountMatrix: .identity, mountMatrixSource: .identity,
+            name: name, sysfsPath: sysfsPath, sysName: "iio:device0", deviceNode: nil, location: location,
+            locationSource: locationSource, mountMatrix: .identity, mountMatrixSource: .identity,
             calibration: AccelCalibration(), captureModes: .poll, trigger: nil, problem: nil)
     }
 
-    func acceleration(at time: Double) -> Vector3 { synthetic.acceleration(at: time - origin) }
+    func acceleration(at time: Double) -> Vector3 { reading(time - origin) }
+
+    func noteOpened() { opened += 1 }
+    func noteReleased() { released += 1 }
+
+    /// Whether a capture of it is open now.
+    var isCaptured: Bool { opened > released }
 }
 
 /// The capture of a `FakeSensor`: timer-driven like polling, at the rate
@@ -85,6 +109,8 @@ final class FakeCapture: SampleSource {
     private(set) var releasedForRetry = false
     /// The sample rates `follow` was asked for, in order of change.
     private(set) var demands: [Double] = []
+    /// Samples delivered.
+    private(set) var reads = 0
 
     private let events: FakeEventLog
 
@@ -99,11 +125,20 @@ final class FakeCapture: SampleSource {
     func nextReadTime(now: Double) -> Double? { released ? nil : max(now, nextSample) }
 
     func read(now: Double, into sink: (AccelSample) -> Void) throws(CaptureError) -> CaptureStatus {
+        if sensor.readsOnDemand {
+            if let failsFrom = sensor.failsFrom, now >= failsFrom {
+                throw CaptureError(kind: .invalidValue, message: "in_accel_x_raw holds 'garbage'")
+            }
+            sink(AccelSample(acceleration: sensor.acceleration(at: now), time: now))
+            reads += 1
+            return .ok
+        }
         while nextSample <= now {
             if let failsFrom = sensor.failsFrom, nextSample >= failsFrom {
                 throw CaptureError(kind: .invalidValue, message: "in_accel_x_raw holds 'garbage'")
             }
             sink(AccelSample(acceleration: sensor.acceleration(at: nextSample), time: nextSample))
+            reads += 1
             nextSample += 1 / currentRate
         }
         return .ok
@@ -118,12 +153,15 @@ final class FakeCapture: SampleSource {
     }
 
     func release() {
+        guard !released else { return }
         released = true
+        sensor.noteReleased()
         events.note("capture released")
     }
 
     func releaseForRetry() -> SettingsJournal {
         released = true
+        sensor.noteReleased()
         events.note("capture released")
         releasedForRetry = true
         return SettingsJournal()
@@ -435,6 +473,33 @@ final class FakeReply: CalibrationReply, MonitorReply {
     }
 }
 
+/// The tablet-mode switch the daemon publishes: records what it is set to.
+final class FakeTabletSwitch: TabletModeOutput {
+    /// Every state it held, the one it was created with first.
+    private(set) var states: [Bool]
+    private(set) var destroyed = false
+    private let events: FakeEventLog
+    var deviceNode: String? { "/dev/input/event42" }
+
+    init(tabletMode: Bool, events: FakeEventLog) {
+        states = [tabletMode]
+        self.events = events
+    }
+
+    var isTabletMode: Bool { states.last! }
+
+    func set(tabletMode: Bool) throws(OutputError) {
+        #expect(!destroyed, "set after it is gone")
+        if tabletMode != isTabletMode { states.append(tabletMode) }
+    }
+
+    func destroy() {
+        guard !destroyed else { return }
+        destroyed = true
+        events.note("tablet switch destroyed")
+    }
+}
+
 /// The machine, made of fakes, on a clock that jumps to whatever comes next
 /// (the loop's deadline or the test's next scripted step) instead of sleeping.
 final class FakePlatform: DaemonPlatform {
@@ -454,6 +519,8 @@ final class FakePlatform: DaemonPlatform {
     var uinputFailure: OutputError?
     private(set) var captures: [FakeCapture] = []
     private(set) var outputs: [FakeOutput] = []
+    /// The tablet-mode switches the daemon published, in order.
+    private(set) var tabletSwitches: [FakeTabletSwitch] = []
     private var steps: [(time: Double, action: () -> Void)] = []
 
     init(start: Double) { clock = start }
@@ -487,10 +554,16 @@ final class FakePlatform: DaemonPlatform {
     }
 
     func chooseSensor(_ settings: DeviceSettings) throws(CaptureError) -> AccelerometerDevice {
-        guard let sensor = sensors.first else {
+        let devices = sensors.map(\.device)
+        guard let index = DeviceDiscovery.preferredIndex(among: devices) else {
             throw CaptureError(kind: .notFound, message: "no accelerometer found")
         }
-        return sensor.device
+        return devices[index]
+    }
+
+    func findBaseSensor(besides display: AccelerometerDevice) -> AccelerometerDevice? {
+        let devices = sensors.map(\.device)
+        return DeviceDiscovery.hingeBaseIndex(among: devices, display: display).map { devices[$0] }
     }
 
     func describeSensor(at sysfsPath: DeviceText, matrixOverride: MountMatrix?) throws(CaptureError)
@@ -514,6 +587,7 @@ final class FakePlatform: DaemonPlatform {
         }
         if let failure = sensor.openFailure { throw failure }
         let capture = FakeCapture(sensor: sensor, rate: settings.sampleRate, now: clock, events: events)
+        sensor.noteOpened()
         captures.append(capture)
         return capture
     }
@@ -523,6 +597,13 @@ final class FakePlatform: DaemonPlatform {
         let output = FakeOutput(events: events)
         outputs.append(output)
         return output
+    }
+
+    func openTabletSwitch(tabletMode: Bool) throws(OutputError) -> TabletModeOutput {
+        if let uinputFailure { throw uinputFailure }
+        let device = FakeTabletSwitch(tabletMode: tabletMode, events: events)
+        tabletSwitches.append(device)
+        return device
     }
 
     func openHotplug() throws(CaptureError) -> DeviceEventSource {
@@ -564,6 +645,34 @@ final class DaemonRig {
     func hold(_ script: MotionScript, model: SensorModel = .kxcjk) {
         platform.sensors = [FakeSensor(script: script, model: model, origin: DaemonRig.start)]
     }
+
+    /// A person handling a convertible with an accelerometer in each half
+    /// as `motion` says, from the rig's start: the display's (kxcj91008,
+    /// located by the driver's label) and the base's (bmc150_accel, by
+    /// udev), each part with its own noise.
+    func hold(_ motion: HingedMotion, model: SensorModel = .kxcjk) {
+        let displayDevice = FakeSensor.device(
+            named: "kxcj91008", sysfsPath: "/sys/devices/fake/i2c-0/0-000f/iio:device0", location: .display,
+            locationSource: .sysfsLabel)
+        var baseDevice = FakeSensor.device(
+            named: "bmc150_accel", sysfsPath: "/sys/devices/fake/i2c-0/0-0010/iio:device1", location: .base,
+            locationSource: .udevProperty)
+        baseDevice.sysName = "iio:device1"
+        var displayNoise = SeededRandom(seed: 11)
+        var baseNoise = SeededRandom(seed: 12)
+        let display = FakeSensor(device: displayDevice, origin: DaemonRig.start) {
+            HingedMotion.read(motion.displayAcceleration(at: $0), by: model, &displayNoise)
+        }
+        let base = FakeSensor(device: baseDevice, origin: DaemonRig.start) {
+            HingedMotion.read(motion.baseAcceleration(at: $0), by: model, &baseNoise)
+        }
+        base.readsOnDemand = true
+        // The base first, as udev may list it: the display's is chosen by its location.
+        platform.sensors = [base, display]
+    }
+
+    var displaySensor: FakeSensor { platform.sensors.first { $0.device.location == .display }! }
+    var baseSensor: FakeSensor? { platform.sensors.first { $0.device.location == .base } }
 
     /// Makes the daemon and starts it; false when it would exit.
     @discardableResult

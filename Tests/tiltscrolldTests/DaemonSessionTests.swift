@@ -400,6 +400,7 @@ extension DaemonRig {
         var inputs = ActivationInputs(mode: .auto, enabled: true, pause: .locked)
         #expect(!inputs.isWanted && inputs.pausedBy == .locked && inputs.offReason == "the screen is locked")
         inputs.tabletMode = false
+        inputs.tabletModeSource = .switch
         #expect(inputs.pausedBy == nil && inputs.offReason == "not in tablet mode")
         inputs.tabletMode = true
         inputs.enabled = false

@@ -398,13 +398,13 @@ extension CaptureFailure {
         var rig = LifecycleRig(mode: .auto, tabletMode: true)
         rig.settle()
         rig.send(.enabledChanged(false))
-        rig.send(.tabletModeChanged(false))
-        rig.send(.tabletModeChanged(true))
+        rig.send(.tabletModeChanged(false, from: .switch))
+        rig.send(.tabletModeChanged(true, from: .switch))
         #expect(rig.state == "off")
         rig.send(.enabledChanged(true))
         rig.settle()
         #expect(rig.state == "active")
-        rig.send(.tabletModeChanged(false))
+        rig.send(.tabletModeChanged(false, from: .switch))
         #expect(rig.state == "off")
     }
 

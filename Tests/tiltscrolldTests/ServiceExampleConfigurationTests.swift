@@ -50,6 +50,7 @@ import Testing
             "Activation.PauseWhenLidClosed": boolean(c.activation.pauseWhenLidClosed),
             "Activation.PauseWithoutSession": boolean(c.activation.pauseWithoutSession),
             "Activation.PauseForSleep": boolean(c.activation.pauseForSleep),
+            "Activation.PublishTabletMode": boolean(c.activation.publishTabletMode),
         ]
     }
 

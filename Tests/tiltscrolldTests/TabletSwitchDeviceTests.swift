@@ -40,19 +40,34 @@ struct TabletSwitchDeviceOnTheKernel {
         #expect(node.hasPrefix("/dev/input/event"))
     }
 
-    /// Created folded: whoever opens it afterwards reads tablet mode, as
-    /// the daemon's own switch reader does.
+    /// Created folded: whoever opens it afterwards reads tablet mode
+    /// (`EVIOCGSW`, as libinput does).
     @Test func createdInTabletModeItReadsAsATablet() throws {
         for mode in [true, false] {
             let device = try TabletSwitchDevice.create(tabletMode: mode)
             defer { device.destroy() }
             #expect(device.isTabletMode == mode)
             let node = try #require(device.deviceNode)
-            let reader = try #require(try MachineSwitch.open(deviceNode: DeviceText(node), .tabletMode))
+            let reader = try EvdevNode.open(DeviceText(node))
             defer { reader.close() }
-            #expect(reader.isTabletMode == mode)
+            #expect(reader.value(EV_SW, SW_TABLET_MODE) == (mode ? 1 : 0))
             #expect(reader.name == "tiltscroll tablet-mode switch")
         }
+    }
+
+    /// The daemon reads the machine's switches, never its own: read back,
+    /// the published switch would take precedence over the hinge it follows.
+    @Test func theDaemonNeverTakesItForTheMachinesSwitch() throws {
+        let device = try TabletSwitchDevice.create(tabletMode: true)
+        defer { device.destroy() }
+        let node = DeviceText(try #require(device.deviceNode))
+        #expect(try EvdevNode.open(node).isTiltscrollDevice)
+        #expect(try MachineSwitch.open(deviceNode: node, .tabletMode) == nil)
+        #expect(!MachineSwitch.scan([.tabletMode, .lid]).contains { $0.deviceNode == node })
+        // A firmware's switch beside it is still found.
+        let firmware = try FakeSwitchDevice(name: "Intel HID switches", switches: [SW_TABLET_MODE])
+        let found = try #require(try MachineSwitch.open(deviceNode: DeviceText(firmware.node), .tabletMode))
+        found.close()
     }
 
     /// Each change is one switch event and its SYN_REPORT; setting the
@@ -78,30 +93,38 @@ struct TabletSwitchDeviceOnTheKernel {
         #expect(device.isTabletMode)
     }
 
-    /// The daemon's switch reader follows it like a firmware's switch.
-    @Test func theSwitchReaderFollowsEveryChange() throws {
+    /// An evdev reader (libevdev, as libinput reads switches) follows it
+    /// like a firmware's switch.
+    @Test func anEvdevReaderFollowsEveryChange() throws {
         let device = try TabletSwitchDevice.create(tabletMode: false)
         defer { device.destroy() }
         let node = try #require(device.deviceNode)
-        let reader = try #require(try MachineSwitch.open(deviceNode: DeviceText(node), .tabletMode))
+        let reader = try EvdevNode.open(DeviceText(node))
         defer { reader.close() }
-        #expect(!reader.isTabletMode)
-        #expect(try reader.drain() == false)
+        func drained() throws -> [Int32] {
+            var values: [Int32] = []
+            try reader.drain { type, code, value in
+                if type == UInt16(EV_SW), code == UInt16(SW_TABLET_MODE) { values.append(value) }
+            }
+            return values
+        }
+        #expect(reader.value(EV_SW, SW_TABLET_MODE) == 0)
+        #expect(try drained() == [])
         try device.set(tabletMode: true)
-        #expect(try reader.drain() == true)
-        #expect(reader.isTabletMode)
+        #expect(try drained() == [1])
+        #expect(reader.value(EV_SW, SW_TABLET_MODE) == 1)
         try device.set(tabletMode: false)
         try device.set(tabletMode: true)
         try device.set(tabletMode: false)
-        #expect(try reader.drain() == true)
-        #expect(!reader.isTabletMode)
+        #expect(try drained() == [0, 1, 0])
+        #expect(reader.value(EV_SW, SW_TABLET_MODE) == 0)
     }
 
     @Test func destroyRemovesTheSwitchAndIsIdempotent() throws {
         let device = try TabletSwitchDevice.create(tabletMode: true)
         let sysfs = try #require(device.sysfsPath)
         let node = try #require(device.deviceNode)
-        let reader = try #require(try MachineSwitch.open(deviceNode: DeviceText(node), .tabletMode))
+        let reader = try EvdevNode.open(DeviceText(node))
         defer { reader.close() }
         #expect(access(sysfs, F_OK) == 0)
         device.destroy()
@@ -109,6 +132,6 @@ struct TabletSwitchDeviceOnTheKernel {
         #expect(device.isDestroyed)
         #expect(access(sysfs, F_OK) != 0)
         #expect(throws: OutputError.deviceGone(path: node)) { try device.set(tabletMode: false) }
-        #expect(throws: InputDeviceError.deviceGone(path: DeviceText(node))) { try reader.drain() }
+        #expect(throws: InputDeviceError.deviceGone(path: DeviceText(node))) { try reader.drain { _, _, _ in } }
     }
 }

@@ -137,12 +137,23 @@ package struct BusProperty: Sendable {
             member: "TabletMode", signature: "s", isConstant: false, writable: nil,
             read: { .text(TabletModeReading($0.tabletMode).rawValue) }, label: "Tablet mode", show: plain),
         BusProperty(
-            member: "Sensor", signature: "(ss)", isConstant: false, writable: nil,
-            read: { .pair($0.sensor?.name.description ?? "", $0.sensor?.path.description ?? "") }, label: "Sensor",
+            member: "TabletModeSource", signature: "s", isConstant: false, writable: nil,
+            read: { .text($0.tabletModeSource.rawValue) }, label: "Mode source",
             show: { value in
-                guard case .pair(let name, let path) = value else { return "\(value)" }
-                return name.isEmpty ? "none" : "\(name) (\(path))"
+                guard case .text(let source) = value else { return "\(value)" }
+                switch TabletModeSource(rawValue: source) {
+                case .switch?: return "the tablet-mode switch"
+                case .hinge?: return "the hinge angle (the display's and the base's accelerometers)"
+                case .none?: return "nothing (no tablet-mode switch, or When= does not ask)"
+                case nil: return source
+                }
             }),
+        BusProperty(
+            member: "Sensor", signature: "(ss)", isConstant: false, writable: nil,
+            read: { sensorPair($0.sensor) }, label: "Sensor", show: sensorLine),
+        BusProperty(
+            member: "BaseSensor", signature: "(ss)", isConstant: false, writable: nil,
+            read: { sensorPair($0.baseSensor) }, label: "Base sensor", show: sensorLine),
         BusProperty(
             member: "Orientation", signature: "s", isConstant: false, writable: nil,
             read: { .text($0.orientation?.rawValue ?? undefinedOrientation) }, label: "Orientation", show: plain),
@@ -179,21 +190,33 @@ package struct BusProperty: Sendable {
         return on ? "yes" : "no"
     }
 
+    /// A sensor as `(ss)`: its name and sysfs path; ("", "") for none.
+    private static func sensorPair(_ sensor: SensorIdentity?) -> BusValue {
+        .pair(sensor?.name.description ?? "", sensor?.path.description ?? "")
+    }
+
+    private static func sensorLine(_ value: BusValue) -> String {
+        guard case .pair(let name, let path) = value else { return "\(value)" }
+        return name.isEmpty ? "none" : "\(name) (\(path))"
+    }
+
     private static func plain(_ value: BusValue) -> String {
         guard case .text(let text) = value else { return "\(value)" }
         return text
     }
 }
 
-/// The `TabletMode` property.
+/// The `TabletMode` property; `TabletModeSource` says where it comes from.
 package enum TabletModeReading: String, Equatable {
     case tablet
     case laptop
-    /// No `SW_TABLET_MODE` switch (or `When=` does not read it).
+    /// Nothing tells it: no `SW_TABLET_MODE` switch and no hinge angle (or
+    /// `When=` does not ask), or the hinge angle not decided yet or not
+    /// read (scrolling is off anyway).
     case unknown
 
-    package init(_ switchState: Bool?) {
-        switch switchState {
+    package init(_ state: Bool?) {
+        switch state {
         case true?: self = .tablet
         case false?: self = .laptop
         case nil: self = .unknown

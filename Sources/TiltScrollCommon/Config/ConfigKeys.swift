@@ -106,8 +106,9 @@ extension ConfigKey {
     private static let activation: [ConfigKey] = [
         .choice(
             .activation, "When", \.activation.when, words: words(of: ActivationMode.self),
-            help: "when tilt scrolling is on: auto follows a tablet-mode switch where one exists, "
-                + "else always; manual toggles with tiltscrollctl toggle"),
+            help: "when tilt scrolling is on: auto follows a tablet-mode switch where one exists, else the "
+                + "hinge angle where the display and the base each have an accelerometer, else always; "
+                + "manual toggles with tiltscrollctl toggle"),
         .boolean(
             .activation, "PauseWhenLocked", \.activation.pauseWhenLocked,
             help: "pause while the screen of the active session is locked (logind's LockedHint)"),
@@ -125,5 +126,10 @@ extension ConfigKey {
             .activation, "PauseForSleep", \.activation.pauseForSleep,
             help: "let go of the sensor and the virtual wheel before the machine sleeps, holding sleep back "
                 + "meanwhile (a logind delay inhibitor), and start afresh after it"),
+        .boolean(
+            .activation, "PublishTabletMode", \.activation.publishTabletMode,
+            help: "on a machine without a tablet-mode switch, publish the tablet mode the hinge angle tells as "
+                + "one (a uinput SW_TABLET_MODE switch): libinput then turns the keyboard and touchpad off in "
+                + "tablet mode, and the desktop offers its on-screen keyboard"),
     ]
 }

@@ -12,10 +12,12 @@ package enum CaptureModeSetting: String, CaseIterable, Equatable {
 
 /// `[Activation] When=`: when tilt scrolling is on.
 package enum ActivationMode: String, CaseIterable, Equatable {
-    /// Follow a `SW_TABLET_MODE` switch where one exists; always on where none does.
+    /// Follow a `SW_TABLET_MODE` switch where one exists, else the hinge
+    /// angle where the display and the base each have an accelerometer;
+    /// always on where neither tells tablet mode.
     case auto
     case always
-    /// Only while a tablet-mode switch reports tablet mode.
+    /// Only in tablet mode, as the switch or the hinge angle tells it.
     case tabletMode = "tablet-mode"
     /// Toggled by SIGUSR2 (`tiltscrolld --toggle`); starts off.
     case manual
@@ -45,6 +47,9 @@ package struct ActivationSettings: Equatable {
     package var pauseWithoutSession = true
     /// Let go of the sensor and the wheel before sleep, under a logind delay inhibitor.
     package var pauseForSleep = true
+    /// Publish the tablet mode the hinge angle tells as a `SW_TABLET_MODE`
+    /// switch (uinput) on machines without one.
+    package var publishTabletMode = false
 
     /// Whether any of the keys asks what logind says.
     package var followsLogind: Bool { pauseWhenLocked || pauseWhenIdle || pauseWithoutSession || pauseForSleep }

@@ -70,6 +70,21 @@ package enum DeviceDiscovery {
         return devices.firstIndex { $0.location == .display } ?? 0
     }
 
+    /// Which of `devices` tells the hinge angle with `display` (the sensor
+    /// that scrolls): the first in the keyboard base (`ACCEL_LOCATION=base`,
+    /// a sysfs label `accel-base`) that is usable and has raw attributes (it
+    /// is read one sample at a time, on the display's wake-ups, which a
+    /// buffer cannot give without waking at its own rate). nil when
+    /// `display` is not the display's, or no base sensor fits: then tablet
+    /// mode cannot come from the hinge.
+    package static func hingeBaseIndex(among devices: [AccelerometerDevice], display: AccelerometerDevice) -> Int? {
+        guard display.location == .display else { return nil }
+        return devices.firstIndex {
+            $0.location == .base && $0.sysfsPath != display.sysfsPath && $0.problem == nil
+                && $0.captureModes.contains(.poll)
+        }
+    }
+
     /// Describes the device udev reported, or nil when it is not an
     /// accelerometer (another IIO device, a trigger).
     package static func inspect(_ record: UdevDeviceRecord, matrixOverride: MountMatrix?) -> AccelerometerDevice? {

@@ -1,7 +1,8 @@
 /// What decides whether tilt scrolling is wanted: the person's switch
 /// (`Enabled` on the bus, SIGUSR2, `tiltscrollctl toggle`), the
-/// administrator's `[Activation] When=`, the machine's tablet-mode switch,
-/// and whether anybody can be reading (`pause`).
+/// administrator's `[Activation] When=`, tablet mode (the machine's
+/// tablet-mode switch, or the hinge angle where it has none), and whether
+/// anybody can be reading (`pause`).
 ///
 /// `Enabled` sits on top of `When=`: switched off, nothing scrolls whatever
 /// `When=` says; switched on, `When=` decides. `When=manual` is "on while
@@ -10,9 +11,13 @@
 /// then (switched off and locked is "off", not "paused").
 package struct ActivationInputs: Equatable {
     package var mode: ActivationMode
-    /// The state of a `SW_TABLET_MODE` switch (true in tablet mode); nil
-    /// while the machine has none.
+    /// Tablet mode (true) or laptop mode (false), as `tabletModeSource`
+    /// tells it; nil while nothing tells it: no source, or the hinge angle
+    /// not decided yet (or not watched: scrolling is off anyway).
     package var tabletMode: Bool?
+    /// Where `tabletMode` comes from: a `SW_TABLET_MODE` switch, the hinge
+    /// angle (`PostureWatch`), or nowhere.
+    package var tabletModeSource: TabletModeSource
     /// The person's switch.
     package var enabled: Bool
     /// Why nobody can be reading now (the screen locked, the lid closed,
@@ -35,13 +40,15 @@ package struct ActivationInputs: Equatable {
     /// paused, or off anyway.
     package var pausedBy: PauseReason? { isWantedByPolicy ? pause : nil }
 
-    /// Whether the switch, `When=` and the tablet-mode switch ask for
-    /// scrolling, whoever is there.
+    /// Whether the switch, `When=` and tablet mode ask for scrolling,
+    /// whoever is there. `When=auto` is always on only where nothing tells
+    /// tablet mode: a hinge not decided yet keeps it off, as laptop mode
+    /// does, so that a laptop never scrolls for the second it takes to tell.
     package var isWantedByPolicy: Bool {
         guard enabled else { return false }
         switch mode {
         case .always, .manual: return true
-        case .auto: return tabletMode ?? true
+        case .auto: return tabletModeSource == .none ? true : tabletMode ?? false
         case .tabletMode: return tabletMode ?? false
         }
     }
@@ -56,14 +63,39 @@ package struct ActivationInputs: Equatable {
                 ? "switched off (When=manual; switch it on with tiltscrollctl enable or from the desktop)"
                 : "switched off (tiltscrollctl enable or the desktop switches it on)"
         }
-        if mode == .tabletMode, tabletMode == nil { return "When=tablet-mode, but there is no tablet-mode switch" }
-        return "not in tablet mode"
+        switch (tabletModeSource, tabletMode) {
+        case (.none, _):
+            return mode == .tabletMode
+                ? "When=tablet-mode, but there is no tablet-mode switch, nor an accelerometer in the base to tell it "
+                    + "from the hinge angle" : "not in tablet mode"
+        case (.hinge, nil): return "telling tablet mode from the hinge angle"
+        case (.hinge, _): return "not in tablet mode (the hinge angle says laptop)"
+        case (.switch, _): return "not in tablet mode"
+        }
     }
 
-    package init(mode: ActivationMode, tabletMode: Bool? = nil, enabled: Bool, pause: PauseReason? = nil) {
+    /// `tabletModeSource` nil: the switch's when `tabletMode` is known, none otherwise.
+    package init(
+        mode: ActivationMode, tabletMode: Bool? = nil, tabletModeSource: TabletModeSource? = nil, enabled: Bool,
+        pause: PauseReason? = nil
+    ) {
         self.mode = mode
         self.tabletMode = tabletMode
+        self.tabletModeSource = tabletModeSource ?? (tabletMode == nil ? .none : .switch)
         self.enabled = enabled
         self.pause = pause
     }
+}
+
+/// Where tablet mode comes from: the `TabletModeSource` property on the bus.
+package enum TabletModeSource: String, CaseIterable, Equatable, Sendable {
+    /// The machine's `SW_TABLET_MODE` switch (its firmware's, through a
+    /// platform driver): it takes precedence wherever it exists.
+    case `switch`
+    /// The angle between the display and the base, from their two
+    /// accelerometers, where the machine has no switch.
+    case hinge
+    /// Neither: a tablet, a laptop with one accelerometer, or `When=` that
+    /// does not ask (always, manual) and nothing published.
+    case none
 }

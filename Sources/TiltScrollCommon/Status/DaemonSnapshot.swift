@@ -22,8 +22,14 @@ package struct DaemonSnapshot: Equatable {
     /// The accelerometer the daemon is about (chosen, captured or failing); nil when none.
     package var sensor: SensorIdentity?
     package var controls: UserControls
-    /// The tablet-mode switch as read; nil without one.
+    /// Tablet mode as `tabletModeSource` tells it; nil when nothing does (yet).
     package var tabletMode: Bool?
+    /// Where tablet mode comes from: the machine's switch, the hinge angle, neither.
+    package var tabletModeSource: TabletModeSource
+    /// The accelerometer in the keyboard base the hinge angle is read with,
+    /// beside `sensor` (the display's, which scrolls); nil when there is none
+    /// or it has no use (a tablet-mode switch decides, `When=` does not ask).
+    package var baseSensor: SensorIdentity?
     /// The edge of the display that is up, while a sensor is captured.
     package var orientation: ScreenOrientation?
     /// A reload failed and the previous configuration runs; the message.
@@ -72,12 +78,15 @@ package struct DaemonSnapshot: Equatable {
 
     package init(
         phase: Phase, sensor: SensorIdentity? = nil, controls: UserControls, tabletMode: Bool? = nil,
+        tabletModeSource: TabletModeSource? = nil, baseSensor: SensorIdentity? = nil,
         orientation: ScreenOrientation? = nil, configurationProblem: String? = nil
     ) {
         self.phase = phase
         self.sensor = sensor
         self.controls = controls
         self.tabletMode = tabletMode
+        self.tabletModeSource = tabletModeSource ?? (tabletMode == nil ? .none : .switch)
+        self.baseSensor = baseSensor
         self.orientation = orientation
         self.configurationProblem = configurationProblem
     }

@@ -25,6 +25,9 @@ struct DaemonRole {
 /// - `engine` (`ScrollEngine`, pure): samples in, frames out;
 /// - `persistence`: the person's controls and the neutral pose, kept
 ///   across restarts; `instance`: the PID file and the settings journal;
+/// - `posture` (`PostureWatch`): tablet mode from the hinge angle where
+///   the machine has an accelerometer in its base and no tablet-mode
+///   switch, and the switch it may publish;
 /// - the event sources: `signals`, `hotplug` (udev), `switches`
 ///   (tablet mode, the lid), `touch` (touchscreens and pens), `bus` (the
 ///   D-Bus interface), `logind` (the person's session and sleep, on the
@@ -54,6 +57,7 @@ final class Daemon {
     private let signals: SignalSource
     private var hotplug: DeviceEventSource?
     private var switches = MachineSwitches()
+    private let posture: PostureWatch
     private let touch: TouchDevices
     private var bus: BusEndpoint?
     /// logind, while a `Pause*=` key asks what it says and the bus is there.
@@ -91,6 +95,7 @@ final class Daemon {
                 mode: configuration.activation.when, tabletMode: nil, enabled: persistence.controls.enabled),
             hasDeviceMonitor: false)
         touch = TouchDevices(opener: platform.touchInputs)
+        posture = PostureWatch(platform: platform, mayPublish: !role.printsFrames)
         notifier = ServiceNotifier(environment: role.service, now: now)
         startTime = now
         snapshot = DaemonSnapshot(
@@ -140,6 +145,7 @@ final class Daemon {
         }
         lifecycle = Lifecycle(activation: lifecycle.activation, hasDeviceMonitor: hotplug != nil)
         step(.sensorFound(chosen), now: now)
+        posture.discover(display: chosen, base: platform.findBaseSensor(besides: chosen))
         if !role.printsFrames {
             do {
                 instance = try DaemonInstance.claim(role.pidFile)
@@ -151,6 +157,7 @@ final class Daemon {
                 Log.debug("No PID file: \(error)")
             }
         }
+        posture.journalFiles = (instance?.journalFile, instance?.baseJournalFile)
         followSwitches(now: now)
         reconcile(now: now)
         if case .failed = lifecycle.state { return false }
@@ -170,6 +177,7 @@ final class Daemon {
         notifier.stopping()
         let now = platform.now()
         letGoOfSensor()
+        posture.close()
         persistence.flush(now: now)
         // After the sensor: the sleep inhibitor may hold sleep back until then.
         logind?.close()
@@ -199,6 +207,7 @@ final class Daemon {
         for device in touch.devices { poller.watch(device.descriptor) }
         let opened = lifecycle.session
         let sensorSlot = opened?.capture.pollDescriptor.map { poller.watch($0) }
+        let ownDisplaySlot = posture.pollDescriptor.map { poller.watch($0) }
         let busSlot = bus.map { poller.watch($0.descriptor, events: $0.events) }
         monitors.watch(into: &poller)
 
@@ -223,10 +232,13 @@ final class Daemon {
             // A session opened this round was not watched: its descriptor is read from the next.
             let ready = session === opened && sensorSlot.map { poller.isReadable($0) } ?? false
             captureSamples(session, now: woke, descriptorReady: ready)
-            session.capture.follow(engine.sampleDemand, now: woke)
+            posture.takeSession(session, now: woke)
+            session.capture.follow(sampleDemand, now: woke)
         }
+        posture.readOwnDisplay(now: woke, descriptorReady: ownDisplaySlot.map { poller.isReadable($0) } ?? false)
         emitDueFrame(now: woke)
         notifier.pingWatchdogIfDue(now: woke)
+        followPosture(now: woke)
         reconcile(now: woke)
         persistence.saveIfDue(now: woke)
         publish(now: woke)
@@ -242,6 +254,7 @@ final class Daemon {
         if let session = lifecycle.session, lifecycle.readsAllowed(at: now) {
             consider(session.capture.nextReadTime(now: now))
         }
+        consider(posture.nextReadTime(now: now))
         consider(lifecycle.nextDeadline)
         consider(persistence.saveDue)
         consider(engine.frameDeadline)
@@ -252,6 +265,14 @@ final class Daemon {
     }
 
     // MARK: - Samples and frames
+
+    /// What the scrolling capture runs at: the engine's demand, and at
+    /// least the pair rate while the hinge is watched on its samples.
+    private var sampleDemand: SampleDemand {
+        var demand = engine.sampleDemand
+        if let hinge = posture.demandRate, hinge > demand.rate { demand.rate = hinge }
+        return demand
+    }
 
     private func captureSamples(_ session: SensorSession, now: Double, descriptorReady: Bool) {
         if session.capture.pollDescriptor != nil {
@@ -339,6 +360,8 @@ final class Daemon {
     /// saved by an earlier run on the first activation, the pose held now
     /// on every later one.
     private func open(_ sensor: AccelerometerDevice, kept: SettingsJournal?, now: Double) {
+        // A buffer is exclusive, and the journal file is the same: the hinge's own goes first.
+        posture.closeOwnDisplay()
         let journal = kept ?? SettingsJournal(file: instance?.journalFile)
         let capture: SampleSource
         do {
@@ -539,6 +562,7 @@ final class Daemon {
         if new.device != old.device {
             // Another device, matrix, rate or mode: choose and open afresh.
             step(.deviceSettingsChanged, now: now)
+            discoverHinge()
         } else if new.scroll.horizontal != old.scroll.horizontal {
             // The wheel's capabilities changed: a new uinput device.
             step(.outputSettingsChanged, now: now)
@@ -559,9 +583,11 @@ final class Daemon {
     private func handleDeviceEvents(now: Double) {
         guard let hotplug else { return }
         var appeared = false
+        var accelerometersChanged = false
         let eventsLost = hotplug.drain { event in
             switch event.subsystem {
             case "iio":
+                accelerometersChanged = true
                 if let current = lifecycle.sensor, event.sysfsPath == current.sysfsPath {
                     handleCurrentSensor(event, now: now)
                 } else if event.action == .add || event.action == .bind {
@@ -588,6 +614,10 @@ final class Daemon {
             passTouchChanges(now: now)
         }
         if appeared { step(.sensorAppeared, now: now) }
+        if accelerometersChanged || eventsLost {
+            discoverHinge()
+            followPosture(now: now)
+        }
     }
 
     private func handleCurrentSensor(_ event: DeviceEvent, now: Double) {
@@ -621,8 +651,8 @@ final class Daemon {
     /// never opened.
     private var wantedSwitches: SwitchKinds {
         var kinds: SwitchKinds = []
-        let mode = lifecycle.activation.mode
-        if mode == .auto || mode == .tabletMode { kinds.insert(.tabletMode) }
+        // Publishing asks too: a machine with a switch of its own needs no second one.
+        if hingeDecidesActivation || publishesTabletMode { kinds.insert(.tabletMode) }
         if configuration.activation.pauseWhenLidClosed { kinds.insert(.lid) }
         return kinds
     }
@@ -633,19 +663,76 @@ final class Daemon {
     }
 
     /// The switches' state into the lifecycle: tablet mode as an
-    /// activation input, the lid as a reason to pause.
+    /// activation input (with the hinge's, `followPosture`), the lid as a
+    /// reason to pause.
     private func followSwitchStates(now: Double) {
-        let state = switches.tabletMode
-        if state != lifecycle.activation.tabletMode {
-            step(.tabletModeChanged(state), now: now)
-            if let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
-        }
+        followPosture(now: now)
         let lid = switches.lidClosed
         if lid != lidClosed {
             if let lid, let was = lidClosed, lid != was { Log.info(lid ? "Lid closed" : "Lid opened") }
             lidClosed = lid
             updatePause(now: now)
         }
+    }
+
+    // MARK: - Tablet mode from the hinge
+
+    /// Whether `When=` asks for tablet mode (`auto`, `tablet-mode`).
+    private var hingeDecidesActivation: Bool {
+        let mode = lifecycle.activation.mode
+        return mode == .auto || mode == .tabletMode
+    }
+
+    private var publishesTabletMode: Bool { configuration.activation.publishTabletMode }
+
+    /// Whether the hinge tells tablet mode: both accelerometers, no switch
+    /// of the machine's, and `When=` or publishing asks.
+    private var hingeTellsTabletMode: Bool {
+        posture.isAvailable && switches.tabletMode == nil && (hingeDecidesActivation || publishesTabletMode)
+    }
+
+    /// The machine's accelerometers, for the hinge: the display's as the
+    /// lifecycle would choose it, and the base's beside it.
+    private func discoverHinge() {
+        let display: AccelerometerDevice?
+        do {
+            display = try platform.chooseSensor(configuration.device)
+        } catch {
+            display = nil
+        }
+        posture.discover(display: display, base: display.flatMap { platform.findBaseSensor(besides: $0) })
+    }
+
+    /// The hinge where it tells tablet mode: the watch reads what is needed
+    /// now and lets go of the rest, tablet mode (the switch's where there
+    /// is one, else the hinge's) goes into the lifecycle, and the switch is
+    /// published as configured. Every round, and at once after what changes
+    /// it (a switch, the pause): no allocation while nothing changes.
+    private func followPosture(now: Double) {
+        let needed =
+            hingeTellsTabletMode && PostureWatch.isNeeded(lifecycle.activation, publishing: publishesTabletMode)
+        posture.follow(needed: needed, ownDisplay: needed && isOff, settings: configuration.device, now: now)
+        let tells = hingeTellsTabletMode
+        let (state, source): (Bool?, TabletModeSource) =
+            if let state = switches.tabletMode { (state, .switch) } else if tells { (posture.tabletMode, .hinge) } else
+            {
+                (nil, .none)
+            }
+        if state != lifecycle.activation.tabletMode || source != lifecycle.activation.tabletModeSource {
+            step(.tabletModeChanged(state, from: source), now: now)
+            if source == .switch, let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
+            // The session whose samples served may be gone: the watch's own capture takes over.
+            posture.follow(
+                needed: needed && tells, ownDisplay: needed && tells && isOff, settings: configuration.device, now: now)
+        }
+        let pause = lifecycle.activation.pause
+        posture.publish(wanted: tells && publishesTabletMode && pause != .sleep, asLaptop: pause == .lidClosed)
+    }
+
+    /// The lifecycle is off: no session, nor one about to open.
+    private var isOff: Bool {
+        if case .off = lifecycle.state { return true }
+        return false
     }
 
     // MARK: - Whether anybody can be reading
@@ -691,7 +778,7 @@ final class Daemon {
     }
 
     private func letSleep(_ view: LogindView, _ logind: LogindSource) {
-        if view.preparingForSleep, lifecycle.session == nil { logind.allowSleep() }
+        if view.preparingForSleep, lifecycle.session == nil, !posture.holdsAnything { logind.allowSleep() }
     }
 
     /// The pause the session, sleep and the lid call for, into the
@@ -702,6 +789,8 @@ final class Daemon {
         let reason = configuration.activation.pauseReason(logind: logindView, lidClosed: switches.lidClosed)
         guard reason != lifecycle.activation.pause else { return }
         step(.pauseChanged(reason), now: now)
+        // Before sleep the hinge's sensors and switch go too, before the inhibitor does.
+        followPosture(now: now)
     }
 
     // MARK: - Touch
@@ -784,8 +873,11 @@ final class Daemon {
         }
         return DaemonSnapshot(
             phase: phase, sensor: lifecycle.sensor.map { SensorIdentity(name: $0.name, path: $0.sysfsPath) },
-            controls: persistence.controls, tabletMode: lifecycle.activation.tabletMode, orientation: orientation,
-            configurationProblem: configurationProblem)
+            controls: persistence.controls, tabletMode: lifecycle.activation.tabletMode,
+            tabletModeSource: lifecycle.activation.tabletModeSource,
+            baseSensor: lifecycle.activation.tabletModeSource == .hinge
+                ? posture.sensors.map { SensorIdentity(name: $0.base.name, path: $0.base.sysfsPath) } : nil,
+            orientation: orientation, configurationProblem: configurationProblem)
     }
 
     /// Builds the round's snapshot and, when it differs from the last,

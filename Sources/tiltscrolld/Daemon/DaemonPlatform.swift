@@ -22,6 +22,11 @@ protocol DaemonPlatform: AnyObject {
     /// Re-reads one sensor after a udev `change` event.
     func describeSensor(at sysfsPath: DeviceText, matrixOverride: MountMatrix?) throws(CaptureError)
         -> AccelerometerDevice
+    /// The accelerometer in the keyboard base that tells the hinge angle
+    /// with `display` (`DeviceDiscovery.hingeBaseIndex`), described with its
+    /// own mount matrix (`[Device] MountMatrix=` is the display's); nil when
+    /// the machine has none.
+    func findBaseSensor(besides display: AccelerometerDevice) -> AccelerometerDevice?
     /// Whether the sensor's sysfs directory still exists (a failed read
     /// tells a broken sensor from one that is gone by it).
     func sensorExists(at sysfsPath: DeviceText) -> Bool
@@ -32,6 +37,9 @@ protocol DaemonPlatform: AnyObject {
         throws(CaptureError) -> SampleSource
     /// The uinput wheel device frames are written to.
     func openScrollDevice(horizontal: Bool) throws(OutputError) -> FrameOutput
+    /// The uinput `SW_TABLET_MODE` switch the hinge's tablet mode is
+    /// published as (`[Activation] PublishTabletMode=yes`), set to `tabletMode`.
+    func openTabletSwitch(tabletMode: Bool) throws(OutputError) -> TabletModeOutput
 
     /// udev's announcements of IIO and input devices.
     func openHotplug() throws(CaptureError) -> DeviceEventSource
@@ -114,6 +122,16 @@ protocol FrameOutput: AnyObject {
     func note(_ change: PhysicsChange, at time: Double, readout: () -> ScrollReadout)
     /// The device disappears; frames stop.
     func close()
+}
+
+/// The tablet-mode switch tiltscroll publishes (`TabletSwitchDevice`).
+protocol TabletModeOutput: AnyObject {
+    /// The device node, for the log; nil when not known.
+    var deviceNode: String? { get }
+    /// Sets the switch; nothing when it is so already.
+    func set(tabletMode: Bool) throws(OutputError)
+    /// The device disappears; safe to call more than once.
+    func destroy()
 }
 
 /// What `FrameOutput.note` is told.

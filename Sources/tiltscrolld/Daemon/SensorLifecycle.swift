@@ -94,8 +94,9 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         case enabledChanged(Bool)
         /// `[Activation] When=` after a reload.
         case modeChanged(ActivationMode)
-        /// The tablet-mode switch; nil when the machine has none (any more).
-        case tabletModeChanged(Bool?)
+        /// Tablet mode, and where it comes from (the machine's switch, the
+        /// hinge angle); nil when nothing tells it (now).
+        case tabletModeChanged(Bool?, from: TabletModeSource)
         /// Why nobody can be reading (the session, sleep, the lid); nil when somebody may be.
         case pauseChanged(PauseReason?)
         /// The first round of the loop is done: failures are retried from now on.
@@ -134,7 +135,9 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
             switch self {
             case .enabledChanged(let on): on ? "enabled" : "disabled"
             case .modeChanged(let mode): "mode-\(mode.rawValue)"
-            case .tabletModeChanged(let on): on.map { $0 ? "tablet-mode" : "laptop-mode" } ?? "no-tablet-switch"
+            case .tabletModeChanged(let on, let source):
+                on.map { $0 ? "tablet-mode" : "laptop-mode" }
+                    ?? (source == .none ? "no-tablet-switch" : "tablet-mode-unknown")
             case .pauseChanged(let reason): reason.map { "paused-\($0.rawValue)" } ?? "unpaused"
             case .started: "started"
             case .sensorFound: "sensor-found"
@@ -258,7 +261,9 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         switch event {
         case .enabledChanged(let on): activation.enabled = on
         case .modeChanged(let mode): activation.mode = mode
-        case .tabletModeChanged(let on): activation.tabletMode = on
+        case .tabletModeChanged(let on, let source):
+            activation.tabletMode = on
+            activation.tabletModeSource = source
         case .pauseChanged(let reason): activation.pause = reason
         case .started: hasStarted = true
         default:

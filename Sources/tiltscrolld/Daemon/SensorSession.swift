@@ -9,9 +9,12 @@ final class SensorSession {
     let output: FrameOutput
     /// The sensor's mount matrix, applied to every sample; udev may change it.
     var mountMatrix: MountMatrix
-    /// The latest sample before and after the mount matrix, for the monitor.
+    /// The latest sample before and after the mount matrix, for the monitor
+    /// and the hinge angle (`PostureWatch`), and when it was taken (nil
+    /// before the first).
     private(set) var lastRaw = Vector3.zero
     private(set) var lastCorrected = Vector3.zero
+    private(set) var lastSampleTime: Double?
     /// Emission failures are said once per streak, not once per frame.
     private var emitFailing = false
 
@@ -31,6 +34,7 @@ final class SensorSession {
             let corrected = matrix.apply(sample.acceleration)
             lastRaw = sample.acceleration
             lastCorrected = corrected
+            lastSampleTime = sample.time
             engine.feed(corrected, at: sample.time)
             delivered = true
         }

@@ -21,6 +21,17 @@ final class SystemPlatform: DaemonPlatform {
         try DeviceDiscovery.describe(sysfsPath: sysfsPath, matrixOverride: matrixOverride)
     }
 
+    func findBaseSensor(besides display: AccelerometerDevice) -> AccelerometerDevice? {
+        let devices: [AccelerometerDevice]
+        do {
+            devices = try DeviceDiscovery.enumerate(matrixOverride: nil)
+        } catch {
+            Log.debug("No base sensor: \(error.message)")
+            return nil
+        }
+        return DeviceDiscovery.hingeBaseIndex(among: devices, display: display).map { devices[$0] }
+    }
+
     func sensorExists(at sysfsPath: DeviceText) -> Bool { FileSystem.exists(sysfsPath) }
 
     func openCapture(_ device: AccelerometerDevice, _ settings: DeviceSettings, journal: SettingsJournal)
@@ -31,6 +42,10 @@ final class SystemPlatform: DaemonPlatform {
 
     func openScrollDevice(horizontal: Bool) throws(OutputError) -> FrameOutput {
         try ScrollDevice.create(horizontal: horizontal)
+    }
+
+    func openTabletSwitch(tabletMode: Bool) throws(OutputError) -> TabletModeOutput {
+        try TabletSwitchDevice.create(tabletMode: tabletMode)
     }
 
     func openHotplug() throws(CaptureError) -> DeviceEventSource { try HotplugListener.open() }
@@ -58,3 +73,4 @@ struct EvdevTouchInputs: TouchInputOpener {
 extension HotplugListener: DeviceEventSource {}
 extension MachineSwitch: SwitchInput {}
 extension TouchDevice: TouchInput {}
+extension TabletSwitchDevice: TabletModeOutput {}

@@ -74,12 +74,14 @@ final class EvdevNode {
         return libevdev_get_slot_value(handle, UInt32(slot), UInt32(code))
     }
 
-    /// Whether this is tiltscroll's own scroll device (by its ids).
-    var isScrollDevice: Bool {
+    /// Whether this is one of tiltscroll's own devices, the scroll wheel or
+    /// the published tablet-mode switch (`TabletSwitchDevice`), or any it
+    /// may make later: tiltscroll's vendor id on `BUS_VIRTUAL`, whatever
+    /// the product. The daemon never reads them back as the machine's.
+    var isTiltscrollDevice: Bool {
         guard let handle else { return false }
         return libevdev_get_id_bustype(handle) == Int32(ScrollDevice.busType)
             && libevdev_get_id_vendor(handle) == Int32(ScrollDevice.vendorID)
-            && libevdev_get_id_product(handle) == Int32(ScrollDevice.productID)
     }
 
     /// Reads every event pending on the non-blocking descriptor and hands

@@ -82,7 +82,7 @@ final class MachineSwitch {
 
     /// Opens `deviceNode` read-only and non-blocking and reads its current
     /// switch state. Returns nil when the device has none of `kinds`, and
-    /// for tiltscroll's own scroll device.
+    /// for tiltscroll's own devices (its published tablet-mode switch).
     ///
     /// Fails with `.deviceGone` when the node does not exist (it may have
     /// been unplugged since it was announced), `.permissionDenied`,
@@ -92,9 +92,10 @@ final class MachineSwitch {
         var has: SwitchKinds = []
         if kinds.contains(.tabletMode), node.has(EV_SW, SW_TABLET_MODE) { has.insert(.tabletMode) }
         if kinds.contains(.lid), node.has(EV_SW, SW_LID) { has.insert(.lid) }
-        // tiltscroll's own uinput device has no switches today; checking its
-        // ids keeps it from ever being taken for one, whatever it grows later.
-        guard !has.isEmpty, !node.isScrollDevice else {
+        // tiltscroll's own switch (PublishTabletMode=yes) reports what the
+        // daemon derived: read back as the machine's, it would take
+        // precedence over the hinge it follows, and never change again.
+        guard !has.isEmpty, !node.isTiltscrollDevice else {
             node.close()
             return nil
         }

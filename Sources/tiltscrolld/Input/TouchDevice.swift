@@ -46,7 +46,7 @@ final class TouchDevice {
         let reportsContact =
             TouchContact.contactKeys.contains { node.has(EV_KEY, $0) }
             || (node.slotCount > 0 && node.has(EV_ABS, ABS_MT_TRACKING_ID))
-        guard reportsContact, !node.isScrollDevice else {
+        guard reportsContact, !node.isTiltscrollDevice else {
             node.close()
             return nil
         }
