@@ -147,6 +147,8 @@ final class FakeCapture: SampleSource {
     func follow(_ demand: SampleDemand, now: Double) {
         let rate = min(fullRate, demand.rate)
         guard rate != currentRate else { return }
+        // As polling does: faster from the next read on, a new period after the last sample.
+        if rate > currentRate { nextSample = min(nextSample, nextSample - 1 / currentRate + 1 / rate) }
         currentRate = rate
         demands.append(rate)
         settingWrites += 1

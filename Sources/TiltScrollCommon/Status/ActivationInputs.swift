@@ -37,8 +37,15 @@ package struct ActivationInputs: Equatable {
     package var isWanted: Bool { isWantedByPolicy && pause == nil }
 
     /// The pause that keeps a wanted daemon quiet; nil when it is not
-    /// paused, or off anyway.
-    package var pausedBy: PauseReason? { isWantedByPolicy ? pause : nil }
+    /// paused, or off anyway. A hinge that does not tell tablet mode counts
+    /// as wanting it: it is let go of while paused, and comes back with the
+    /// reader.
+    package var pausedBy: PauseReason? { isWantedByPolicy || mayBeWantedByHinge ? pause : nil }
+
+    /// Switched on, `When=` follows the hinge, and the hinge is not read.
+    private var mayBeWantedByHinge: Bool {
+        enabled && tabletModeSource == .hinge && tabletMode == nil && (mode == .auto || mode == .tabletMode)
+    }
 
     /// Whether the switch, `When=` and tablet mode ask for scrolling,
     /// whoever is there. `When=auto` is always on only where nothing tells

@@ -57,7 +57,8 @@ final class Daemon {
     private let signals: SignalSource
     private var hotplug: DeviceEventSource?
     private var switches = MachineSwitches()
-    private let posture: PostureWatch
+    /// Internal for the tests: what the hinge reads and tells.
+    let posture: PostureWatch
     private let touch: TouchDevices
     private var bus: BusEndpoint?
     /// logind, while a `Pause*=` key asks what it says and the bus is there.

@@ -248,10 +248,9 @@ final class PostureWatch {
             fail("\(sensors.display.name): \(error.message)")
             return
         }
+        // It runs at the pair rate: each of its samples is a pair's.
         if let latest {
-            takeDisplay(
-                sensors.display.mountMatrix.apply(latest.acceleration), at: latest.time, rate: capture.currentRate,
-                now: now)
+            takeDisplay(sensors.display.mountMatrix.apply(latest.acceleration), at: latest.time, rate: nil, now: now)
         }
         // The pair may have changed the demand; a failed base read let go of it.
         ownDisplay?.follow(ownDemand, now: now)
@@ -264,13 +263,14 @@ final class PostureWatch {
     }
 
     /// A display sample, through its mount matrix, taken at `time` by a
-    /// capture running at `rate`: when a pair is due (this is the sample
-    /// nearest the time it is due, so half a period early counts), the base
-    /// is read now and the two go to the detector.
-    private func takeDisplay(_ display: Vector3, at time: Double, rate: Double, now: Double) {
+    /// capture running at `rate` (nil: at the pair rate, every sample due):
+    /// when a pair is due (this is the sample nearest the time it is due,
+    /// so half a period early counts), the base is read now and the two go
+    /// to the detector.
+    private func takeDisplay(_ display: Vector3, at time: Double, rate: Double?, now: Double) {
         guard let base, let sensors, time != lastDisplayTime else { return }
         lastDisplayTime = time
-        if let due = nextPairAt, rate > 0, time + 0.5 / rate < due { return }
+        if let rate, let due = nextPairAt, rate > 0, time + 0.5 / rate < due { return }
         var reading: AccelSample?
         do {
             _ = try base.read(now: now) { reading = $0 }
