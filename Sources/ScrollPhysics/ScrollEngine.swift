@@ -314,9 +314,8 @@ public struct ScrollEngine: Sendable {
     ///   so a pick-up is noticed within a period, 0.4 s (the promise is
     ///   0.5 s; the tests `aPickUpIsNoticedWithinHalfASecond...`). When only
     ///   the tilt showed it, the lift took a few samples to stand out of the
-    ///   table's noise and 4 Hz was the least that kept the promise. Off
-    ///   the rest pose without a carry, the full rate while the guard waits
-    ///   for one (`IntentGuard.decideSeconds`), still resting;
+    ///   table's noise and 4 Hz was the least that kept the promise. The
+    ///   full rate while the rest is provisional (`IntentGuard.confirmSeconds`);
     /// - following (held still inside the dead zone): a quarter of the
     ///   configured rate, but a sample at least every 0.1 s: the guard wakes
     ///   at half the dead zone or 10 degrees/s, before a deliberate tilt

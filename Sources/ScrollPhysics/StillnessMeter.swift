@@ -107,6 +107,11 @@ struct StillnessMeter: Equatable, Sendable {
     private var longBlock = BlockSums()
     private var short = BlockWindow()
     private var long = BlockWindow()
+    /// The sums of the short window at the last four block closes, the
+    /// oldest first to be read (`nextEarlier`): the four blocks before the
+    /// short window, for the medium window.
+    private var earlier0 = WindowSums(), earlier1 = WindowSums(), earlier2 = WindowSums(), earlier3 = WindowSums()
+    private var nextEarlier = 0
 
     /// Where the device rests (mean of the still window) and the noise
     /// variance measured there; nil while not resting.
@@ -130,14 +135,41 @@ struct StillnessMeter: Equatable, Sendable {
         var variance: Double
     }
 
+    /// How much a window's pose moved beyond what its noise explains: the
+    /// scatter of its block means per reading, less what noise alone
+    /// gives (`excess`, which noise alone leaves about 0), and what noise
+    /// alone gives (`noise`); squared radians, whatever the rate.
+    struct Sway: Equatable, Sendable {
+        var excess: Double
+        var noise: Double
+        /// When the window began.
+        var since: Double
+    }
+
     /// What the windows say after a block.
     struct Verdict: Equatable, Sendable {
         var shortStill: Still?
+        /// The short window's sway, whenever it is judged.
+        var shortSway: Sway?
+        /// The medium window (the short one and the four blocks before
+        /// it), judged with the short one once it spans 8 blocks.
+        var mediumStill: Still?
+        var mediumSway: Sway?
         /// Judged only when a long block closes; nil otherwise.
         var longStill: Still?
         /// Resting, the block left the rest pose.
         var departed = false
+        /// The block's mean pose is more than `turnRadians` from that of
+        /// the block before the previous one: the device was turned.
+        var turned = false
     }
+
+    /// A turn of the device (3 degrees within two blocks, 0.7 s) that a
+    /// hand's sway does not make: a put-down or a deliberate tilt.
+    static let turnRadians = 3 / 57.29577951308232
+    /// The mean poses of the last two blocks with samples.
+    private var olderMean: Angles?
+    private var newerMean: Angles?
 
     init() {}
 
@@ -198,10 +230,20 @@ struct StillnessMeter: Equatable, Sendable {
         closed.begin = start
         closed.end = time
         closed.magnitudes = magnitude
-        if let rest, closed.count > 0 {
-            let dp = origin.pitch + closed.pitch / n - rest.pose.pitch
-            let ds = origin.sinRoll + closed.sinRoll / n - rest.pose.sinRoll
-            verdict.departed = dp * dp + ds * ds > Self.blockDepartureVariances * rest.variance / n
+        if closed.count > 0 {
+            let mean = Angles(pitch: origin.pitch + closed.pitch / n, sinRoll: origin.sinRoll + closed.sinRoll / n)
+            if let rest {
+                let dp = mean.pitch - rest.pose.pitch
+                let ds = mean.sinRoll - rest.pose.sinRoll
+                verdict.departed = dp * dp + ds * ds > Self.blockDepartureVariances * rest.variance / n
+            }
+            if let then = olderMean {
+                let dp = mean.pitch - then.pitch
+                let ds = mean.sinRoll - then.sinRoll
+                verdict.turned = dp * dp + ds * ds > Self.turnRadians * Self.turnRadians
+            }
+            olderMean = newerMean
+            newerMean = mean
         }
         short.push(closed)
         let full = short.isFull
@@ -213,17 +255,42 @@ struct StillnessMeter: Equatable, Sendable {
         }
         let ceiling = Self.floorFactor * noiseFloor
         if full, judgeShort {
-            verdict.shortStill = short.stillness(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+            let judged = short.judge(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+            verdict.shortStill = judged.still
+            verdict.shortSway = judged.sway
+            let before = takeEarlier(replacingWith: short.sums)
+            if before.blocks == BlockWindow.capacity {
+                let medium = short.sums.merged(after: before)
+                    .judge(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+                verdict.mediumStill = medium.still
+                verdict.mediumSway = medium.sway
+            }
+        } else {
+            _ = takeEarlier(replacingWith: full ? short.sums : WindowSums())
         }
         longBlock.merge(closed)
         if longBlock.end - longBlock.begin >= Self.longBlockSeconds - 1e-9 {
             long.push(longBlock)
             longBlock = BlockSums()
             if long.isFull, judgeLong {
-                verdict.longStill = long.stillness(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+                verdict.longStill = long.judge(floor: quantizationVariance, ceiling: ceiling, origin: origin).still
             }
         }
         return verdict
+    }
+
+    /// The short window's sums four block closes ago, stored in its place:
+    /// the newest ones.
+    private mutating func takeEarlier(replacingWith newest: WindowSums) -> WindowSums {
+        let oldest: WindowSums
+        switch nextEarlier {
+        case 0: (oldest, earlier0) = (earlier0, newest)
+        case 1: (oldest, earlier1) = (earlier1, newest)
+        case 2: (oldest, earlier2) = (earlier2, newest)
+        default: (oldest, earlier3) = (earlier3, newest)
+        }
+        nextEarlier = nextEarlier == 3 ? 0 : nextEarlier + 1
+        return oldest
     }
 
     /// The device came to rest at `pose` with noise `variance`.
@@ -241,6 +308,9 @@ struct StillnessMeter: Equatable, Sendable {
     /// pose, the quantization and the noise floor stay.
     mutating func forgetWindows() {
         hasPrevious = false
+        (earlier0, earlier1, earlier2, earlier3) = (WindowSums(), WindowSums(), WindowSums(), WindowSums())
+        olderMean = nil
+        newerMean = nil
         block = BlockSums()
         longBlock = BlockSums()
         short = BlockWindow()
@@ -320,7 +390,111 @@ struct BlockSums: Equatable, Sendable {
     }
 }
 
-/// The last `capacity` blocks with running totals, so that judging the
+/// What judging a window of blocks takes, as running sums: those of two
+/// windows that follow each other add up to those of the window that spans
+/// both (`merged(after:)`).
+struct WindowSums: Equatable, Sendable {
+    /// Sums over the blocks.
+    var totals = BlockSums()
+    /// Sums of the blocks' `weight`s and `weightedMean`s and of their
+    /// magnitudes' sum^2 / count, and how many blocks have samples.
+    var weights = 0
+    var weightedPitch = 0.0
+    var weightedSinRoll = 0.0
+    var squares = 0.0
+    var magnitudeSquares = 0.0
+    var blocksWithSamples = 0
+    /// How many blocks (with samples or not).
+    var blocks = 0
+
+    @inline(__always)
+    mutating func add(_ b: BlockSums) {
+        totals.count += b.count
+        totals.pitch += b.pitch
+        totals.sinRoll += b.sinRoll
+        totals.differences += b.differences
+        totals.pairs += b.pairs
+        totals.distinct += b.distinct
+        totals.magnitudes.merge(b.magnitudes)
+        totals.end = b.end
+        let w = b.weightedMean
+        weightedPitch += w.pitch
+        weightedSinRoll += w.sinRoll
+        squares += w.square
+        weights += b.weight
+        magnitudeSquares += b.magnitudes.meanSquare
+        if b.count > 0 { blocksWithSamples += 1 }
+        blocks += 1
+    }
+
+    @inline(__always)
+    mutating func remove(_ b: BlockSums) {
+        totals.remove(b)
+        let w = b.weightedMean
+        weightedPitch -= w.pitch
+        weightedSinRoll -= w.sinRoll
+        squares -= w.square
+        weights -= b.weight
+        magnitudeSquares -= b.magnitudes.meanSquare
+        if b.count > 0 { blocksWithSamples -= 1 }
+        blocks -= 1
+    }
+
+    /// The sums of the window made of `earlier` and then this one.
+    func merged(after earlier: WindowSums) -> WindowSums {
+        var m = self
+        m.totals.begin = earlier.totals.begin
+        m.totals.count += earlier.totals.count
+        m.totals.pitch += earlier.totals.pitch
+        m.totals.sinRoll += earlier.totals.sinRoll
+        m.totals.differences += earlier.totals.differences
+        m.totals.pairs += earlier.totals.pairs
+        m.totals.distinct += earlier.totals.distinct
+        m.totals.magnitudes.merge(earlier.totals.magnitudes)
+        m.weights += earlier.weights
+        m.weightedPitch += earlier.weightedPitch
+        m.weightedSinRoll += earlier.weightedSinRoll
+        m.squares += earlier.squares
+        m.magnitudeSquares += earlier.magnitudeSquares
+        m.blocksWithSamples += earlier.blocksWithSamples
+        m.blocks += earlier.blocks
+        return m
+    }
+
+    /// Whether the blocks are still, judged with a noise variance within
+    /// [floor, ceiling], and how much they swayed (nil with too few
+    /// readings or blocks); `origin` is what the sums are relative to.
+    func judge(floor: Double, ceiling: Double, origin: StillnessMeter.Angles) -> (
+        still: StillnessMeter.Still?, sway: StillnessMeter.Sway?
+    ) {
+        let all = totals
+        // Fewer than 3 readings a block (a part sampled below about 9 Hz in
+        // the short window, 2 Hz in the long one) tell sway from noise no
+        // better than chance: nothing is judged still then.
+        guard all.count >= StillnessMeter.samplesPerBlock * blocks else { return (nil, nil) }
+        var variance = floor
+        if all.pairs > 0 { variance = max(min(all.differences / (4 * Double(all.pairs)), ceiling), floor) }
+        let n = Double(all.count)
+        var sway: StillnessMeter.Sway?
+        if blocksWithSamples >= 2 {
+            // sum(w_k |m_k - M|^2) with M the weighted mean: sum(w |m|^2) - |sum(w m)|^2 / sum(w).
+            let w = Double(weights)
+            let scatter = squares - (weightedPitch * weightedPitch + weightedSinRoll * weightedSinRoll) / w
+            let noiseScatter = variance * Double(2 * (blocksWithSamples - 1))
+            sway = StillnessMeter.Sway(excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: all.begin)
+            guard scatter <= StillnessMeter.stillRatio * noiseScatter else { return (nil, sway) }
+            let m = all.magnitudes
+            if m.count > 0 {
+                let spread = (magnitudeSquares - m.sum * m.sum / Double(m.count)) / Double(m.count)
+                guard spread <= StillnessMeter.carriedVariance else { return (nil, sway) }
+            }
+        }
+        let pose = StillnessMeter.Angles(pitch: origin.pitch + all.pitch / n, sinRoll: origin.sinRoll + all.sinRoll / n)
+        return (StillnessMeter.Still(since: all.begin, pose: pose, variance: variance), sway)
+    }
+}
+
+/// The last `capacity` blocks with running sums, so that judging the
 /// window costs the same however many samples it holds, and nothing is
 /// allocated.
 struct BlockWindow: Equatable, Sendable {
@@ -328,19 +502,11 @@ struct BlockWindow: Equatable, Sendable {
     private var b0 = BlockSums(), b1 = BlockSums(), b2 = BlockSums(), b3 = BlockSums()
     /// The slot the next block goes into (the oldest one once full).
     private var next = 0
-    private var held = 0
     /// Sums over the blocks held.
-    private(set) var totals = BlockSums()
-    /// Sums of the blocks' `weight`s and `weightedMean`s and of their
-    /// magnitudes' sum^2 / count, and how many blocks have samples.
-    private var weights = 0
-    private var weightedPitch = 0.0
-    private var weightedSinRoll = 0.0
-    private var squares = 0.0
-    private var magnitudeSquares = 0.0
-    private var blocksWithSamples = 0
+    private(set) var sums = WindowSums()
 
-    var isFull: Bool { held == Self.capacity }
+    var isFull: Bool { sums.blocks == Self.capacity }
+    var totals: BlockSums { sums.totals }
 
     private subscript(slot: Int) -> BlockSums {
         get {
@@ -362,68 +528,19 @@ struct BlockWindow: Equatable, Sendable {
     }
 
     mutating func push(_ b: BlockSums) {
-        if held == Self.capacity {
-            let old = self[next]
-            totals.remove(old)
-            let w = old.weightedMean
-            weightedPitch -= w.pitch
-            weightedSinRoll -= w.sinRoll
-            squares -= w.square
-            weights -= old.weight
-            magnitudeSquares -= old.magnitudes.meanSquare
-            if old.count > 0 { blocksWithSamples -= 1 }
-        } else {
-            held += 1
-        }
+        if isFull { sums.remove(self[next]) }
         self[next] = b
         next = next == Self.capacity - 1 ? 0 : next + 1
-        totals.count += b.count
-        totals.pitch += b.pitch
-        totals.sinRoll += b.sinRoll
-        totals.differences += b.differences
-        totals.pairs += b.pairs
-        totals.distinct += b.distinct
-        totals.magnitudes.merge(b.magnitudes)
-        totals.begin = held == Self.capacity ? self[next].begin : b0.begin  // the oldest block's
-        totals.end = b.end
-        let w = b.weightedMean
-        weightedPitch += w.pitch
-        weightedSinRoll += w.sinRoll
-        squares += w.square
-        weights += b.weight
-        magnitudeSquares += b.magnitudes.meanSquare
-        if b.count > 0 { blocksWithSamples += 1 }
+        sums.add(b)
+        sums.totals.begin = isFull ? self[next].begin : b0.begin  // the oldest block's
     }
 
-    /// Whether the blocks held are still, judged with a noise variance
-    /// within [floor, ceiling]; `origin` is what the sums are relative to.
-    /// (Mutating only so that the window is not copied to judge it.)
-    mutating func stillness(
+    /// `WindowSums.judge` of the blocks held. (Mutating only so that the
+    /// window is not copied to judge it.)
+    mutating func judge(
         floor: Double, ceiling: Double, origin: StillnessMeter.Angles
-    ) -> StillnessMeter.Still? {
-        let all = totals
-        // Fewer than 3 readings a block (a part sampled below about 9 Hz in
-        // the short window, 2 Hz in the long one) tell sway from noise no
-        // better than chance: nothing is judged still then.
-        guard all.count >= StillnessMeter.samplesPerBlock * Self.capacity else { return nil }
-        var variance = floor
-        if all.pairs > 0 { variance = max(min(all.differences / (4 * Double(all.pairs)), ceiling), floor) }
-        let n = Double(all.count)
-        if blocksWithSamples >= 2 {
-            // sum(w_k |m_k - M|^2) with M the weighted mean: sum(w |m|^2) - |sum(w m)|^2 / sum(w).
-            let w = Double(weights)
-            let scatter = squares - (weightedPitch * weightedPitch + weightedSinRoll * weightedSinRoll) / w
-            guard scatter <= StillnessMeter.stillRatio * variance * Double(2 * (blocksWithSamples - 1)) else {
-                return nil
-            }
-            let m = all.magnitudes
-            if m.count > 0 {
-                let spread = (magnitudeSquares - m.sum * m.sum / Double(m.count)) / Double(m.count)
-                guard spread <= StillnessMeter.carriedVariance else { return nil }
-            }
-        }
-        let pose = StillnessMeter.Angles(pitch: origin.pitch + all.pitch / n, sinRoll: origin.sinRoll + all.sinRoll / n)
-        return StillnessMeter.Still(since: all.begin, pose: pose, variance: variance)
+    ) -> (still: StillnessMeter.Still?, sway: StillnessMeter.Sway?) {
+        sums.judge(floor: floor, ceiling: ceiling, origin: origin)
     }
 }
 
