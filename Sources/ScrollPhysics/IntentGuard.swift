@@ -486,9 +486,17 @@ struct IntentGuard: Equatable, Sendable {
                 still = s
             }
         }
-        if still == nil, let s = handGone(verdict) {
-            still = s
+        // Where the hand's going decides, a block mean departs from the rest
+        // pose only by half the hand's quiet sway (in amplitude): the
+        // still window may end a slow turn onto the surface, and its mean
+        // lie off the pose by what noise can hide, which a table's next
+        // blocks would take for a departure; the hand's sway, back, goes
+        // further.
+        var handDeparture = 0.0
+        if still == nil, let gone = handGone(verdict) {
+            still = gone.window
             provisional = true
+            handDeparture = gone.quietSway / 2
         }
         if verdict.turned { lastTurn = time }
         if motion == .holding || motion == .following {
@@ -500,15 +508,20 @@ struct IntentGuard: Equatable, Sendable {
         }
         let cameToRest = still != nil && motion != .resting
         if cameToRest, let s = still {
-            stillness.settle(at: s.pose, variance: s.variance)
-            shortHand.forget()
-            mediumHand.forget()
+            stillness.settle(at: s.pose, variance: s.variance, blockDeparture: handDeparture)
+            // A provisional rest keeps the hand: it may turn out there.
+            if !provisional {
+                shortHand.forget()
+                mediumHand.forget()
+            }
         }
         steadyCloses = abs(forward) <= halfDeadZone && abs(sideways) <= halfHorizontalDeadZone ? steadyCloses + 1 : 0
         if verdict.departed, motion == .resting {
             leaveRest(at: time)
         } else if let since = provisionalSince, time - since >= Self.confirmSeconds {
             provisionalSince = nil
+            shortHand.forget()
+            mediumHand.forget()
         }
         if cameToRest {
             apply(.cameToRest)
@@ -519,16 +532,20 @@ struct IntentGuard: Equatable, Sendable {
     }
 
     /// A still window that the hand holding the device would not have left
-    /// so still (see the type's comment); nil if there is none.
-    private func handGone(_ verdict: StillnessMeter.Verdict) -> StillnessMeter.Still? {
+    /// so still (see the type's comment), and that hand's quiet sway
+    /// (squared radians); nil if there is none. Always inlined: called out
+    /// of line from a mutating method, it made the compiler copy the whole
+    /// guard first (2,745 bytes, about 17 instructions a sample).
+    @inline(__always)
+    private func handGone(_ verdict: StillnessMeter.Verdict) -> (window: StillnessMeter.Still, quietSway: Double)? {
         if let s = verdict.shortStill, let sway = verdict.shortSway, s.since - lastTurn <= Self.turnLeadSeconds,
             let quiet = shortHand.quietQuarter, quiet >= Self.shortVisibility * sway.noise
         {
-            return s
+            return (s, quiet)
         }
         if let s = verdict.mediumStill, let sway = verdict.mediumSway, let quiet = mediumHand.quietQuarter {
             let turned = s.since - lastTurn <= Self.turnLeadSeconds
-            if quiet >= (turned ? Self.mediumVisibility : Self.unturnedVisibility) * sway.noise { return s }
+            if quiet >= (turned ? Self.mediumVisibility : Self.unturnedVisibility) * sway.noise { return (s, quiet) }
         }
         return nil
     }

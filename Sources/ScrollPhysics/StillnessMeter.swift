@@ -126,6 +126,9 @@ struct StillnessMeter: Equatable, Sendable {
     struct Rest: Equatable, Sendable {
         var pose: Angles
         var variance: Double
+        /// The least squared distance of a block mean from `pose` that
+        /// departs from it, whatever the noise (0: noise alone decides).
+        var blockDeparture = 0.0
     }
 
     /// A still window: when it began, its mean and its noise variance.
@@ -235,7 +238,8 @@ struct StillnessMeter: Equatable, Sendable {
             if let rest {
                 let dp = mean.pitch - rest.pose.pitch
                 let ds = mean.sinRoll - rest.pose.sinRoll
-                verdict.departed = dp * dp + ds * ds > Self.blockDepartureVariances * rest.variance / n
+                verdict.departed =
+                    dp * dp + ds * ds > max(Self.blockDepartureVariances * rest.variance / n, rest.blockDeparture)
             }
             if let then = olderMean {
                 let dp = mean.pitch - then.pitch
@@ -259,11 +263,15 @@ struct StillnessMeter: Equatable, Sendable {
             verdict.shortStill = judged.still
             verdict.shortSway = judged.sway
             let before = takeEarlier(replacingWith: short.sums)
-            if before.blocks == BlockWindow.capacity {
-                let medium = short.sums.merged(after: before)
-                    .judge(floor: quantizationVariance, ceiling: ceiling, origin: origin)
-                verdict.mediumStill = medium.still
+            if before.blocks == BlockWindow.capacity,
+                let medium = short.sums.sway(after: before, floor: quantizationVariance, ceiling: ceiling)
+            {
                 verdict.mediumSway = medium.sway
+                if medium.quiet {
+                    verdict.mediumStill =
+                        short.sums.merged(after: before)
+                        .judge(floor: quantizationVariance, ceiling: ceiling, origin: origin).still
+                }
             }
         } else {
             _ = takeEarlier(replacingWith: full ? short.sums : WindowSums())
@@ -282,20 +290,28 @@ struct StillnessMeter: Equatable, Sendable {
     /// The short window's sums four block closes ago, stored in its place:
     /// the newest ones.
     private mutating func takeEarlier(replacingWith newest: WindowSums) -> WindowSums {
-        let oldest: WindowSums
+        defer { nextEarlier = nextEarlier == 3 ? 0 : nextEarlier + 1 }
         switch nextEarlier {
-        case 0: (oldest, earlier0) = (earlier0, newest)
-        case 1: (oldest, earlier1) = (earlier1, newest)
-        case 2: (oldest, earlier2) = (earlier2, newest)
-        default: (oldest, earlier3) = (earlier3, newest)
+        case 0:
+            defer { earlier0 = newest }
+            return earlier0
+        case 1:
+            defer { earlier1 = newest }
+            return earlier1
+        case 2:
+            defer { earlier2 = newest }
+            return earlier2
+        default:
+            defer { earlier3 = newest }
+            return earlier3
         }
-        nextEarlier = nextEarlier == 3 ? 0 : nextEarlier + 1
-        return oldest
     }
 
-    /// The device came to rest at `pose` with noise `variance`.
-    mutating func settle(at pose: Angles, variance: Double) {
-        rest = Rest(pose: pose, variance: variance)
+    /// The device came to rest at `pose` with noise `variance`; a block
+    /// mean departs from it by more than noise allows and at least
+    /// `blockDeparture` (squared radians).
+    mutating func settle(at pose: Angles, variance: Double, blockDeparture: Double = 0) {
+        rest = Rest(pose: pose, variance: variance, blockDeparture: blockDeparture)
     }
 
     /// The device is no longer resting: stillness must be shown afresh.
@@ -459,6 +475,34 @@ struct WindowSums: Equatable, Sendable {
         m.blocksWithSamples += earlier.blocksWithSamples
         m.blocks += earlier.blocks
         return m
+    }
+
+    /// The sway of the window made of `earlier` and then this one, and
+    /// whether its scatter is small enough for it to be still, as
+    /// `merged(after:).judge` would find them (nil where it finds no sway),
+    /// without building the merged sums: asked at every block, while the
+    /// rest of the judgement is needed only when it is quiet.
+    func sway(after earlier: WindowSums, floor: Double, ceiling: Double) -> (
+        sway: StillnessMeter.Sway, quiet: Bool
+    )? {
+        let count = totals.count + earlier.totals.count
+        let withSamples = blocksWithSamples + earlier.blocksWithSamples
+        guard count >= StillnessMeter.samplesPerBlock * (blocks + earlier.blocks), withSamples >= 2 else {
+            return nil
+        }
+        let pairs = totals.pairs + earlier.totals.pairs
+        var variance = floor
+        if pairs > 0 {
+            variance = max(min((totals.differences + earlier.totals.differences) / (4 * Double(pairs)), ceiling), floor)
+        }
+        let w = Double(weights + earlier.weights)
+        let pitch = weightedPitch + earlier.weightedPitch
+        let sinRoll = weightedSinRoll + earlier.weightedSinRoll
+        let scatter = squares + earlier.squares - (pitch * pitch + sinRoll * sinRoll) / w
+        let noiseScatter = variance * Double(2 * (withSamples - 1))
+        let sway = StillnessMeter.Sway(
+            excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: earlier.totals.begin)
+        return (sway, scatter <= StillnessMeter.stillRatio * noiseScatter)
     }
 
     /// Whether the blocks are still, judged with a noise variance within

@@ -198,20 +198,21 @@ extension FeelScenario {
         putDownFlatSlowly, putDownFlatQuickly, tipOntoStandSlowly, tipOntoStandQuickly, letGoOnStand, intoDockGently,
     ]
 
-    /// Read at 35, put down at `restPitch` (flat by default), picked up at
-    /// `lift` (12 s later by default) and held at `pitch`. `gently`: put
-    /// down and picked up without a jolt (turned onto the surface and off
-    /// it, `MotionScript.Keyframe.carried`); then the scroll the pick-up
-    /// may cause while the hand takes it is not counted as unwanted for
-    /// 1.5 s (the hand settles; it must not scroll on its own after that).
+    /// Read at 35, put down at `restPitch` (flat by default) at `putDown`,
+    /// picked up at `lift` and held at `pitch`. `gently`: put down and
+    /// picked up without a jolt (turned onto the surface over 1.2 s and off
+    /// it, `MotionScript.Keyframe.carried`); then what scrolls while the
+    /// hand takes it is not counted as unwanted for 1.5 s from the lift (it
+    /// must not scroll on its own after that).
     public static func pickUp(
-        _ name: String, to pitch: Double, thenTilt: Bool, lift: Double = 15, restPitch: Double = 90,
-        gently: Bool = false
+        _ name: String, to pitch: Double, thenTilt: Bool, putDown: Double = 3, lift: Double = 15,
+        restPitch: Double = 90, gently: Bool = false
     ) -> FeelScenario {
         let holdEnd = lift + 5
-        let arrival = gently ? 4.2 : 3.7
+        let arrival = putDown + (gently ? 1.2 : 0.7)
         var frames = [
-            held(0, 35), held(3, 35), MotionScript.Keyframe(arrival, pitch: restPitch, .surface, carried: !gently),
+            held(0, 35), held(putDown, 35),
+            MotionScript.Keyframe(arrival, pitch: restPitch, .surface, carried: !gently),
             MotionScript.Keyframe(lift, pitch: restPitch, carried: !gently), held(lift + 0.8, pitch),
             held(holdEnd, pitch),
         ]
@@ -222,7 +223,7 @@ extension FeelScenario {
         let end = thenTilt ? holdEnd : Double.infinity
         return FeelScenario(
             name,
-            "read at 35, put down at \(restPitch) at 3 s, picked up at \(lift) s and held at \(pitch)"
+            "read at 35, put down at \(restPitch) at \(putDown) s, picked up at \(lift) s and held at \(pitch)"
                 + (thenTilt ? ", tilted 12 deg away at \(holdEnd) s" : "") + (gently ? ", no jolt" : ""),
             script: MotionScript(frames), readingPitch: 35,
             unwanted: gently ? [(arrival + 2)...lift, (lift + 1.5)...end] : [(arrival + 2)...end],
@@ -243,10 +244,11 @@ extension FeelScenario {
 
     public static let pickUpAtNewAngle = pickUp("pick-up-new-angle", to: 55, thenTilt: false)
     public static let pickUpAtOldAngle = pickUp("pick-up-old-angle", to: 35, thenTilt: true)
-    /// Laid on a stand at 45 and taken up again without a jolt, held at 55
-    /// and tilted 12 further: the pose it settles at is neutral.
+    /// Tipped onto a stand at 45 after reading for 8 s, taken up again
+    /// without a jolt at 20 s, held at 55 and tilted 12 further: the pose
+    /// it settles at is neutral.
     public static let pickUpGently = pickUp(
-        "gentle-pick-up", to: 55, thenTilt: true, restPitch: 45, gently: true)
+        "gentle-pick-up", to: 55, thenTilt: true, putDown: 8, lift: 20, restPitch: 45, gently: true)
 
     /// 6 degrees over a minute.
     public static let slowSlump = FeelScenario(
