@@ -91,7 +91,7 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///   needs no turn (a device let go where it is held). Scrolling stops
 ///   within 2 s of the hand letting go where the short window decides,
 ///   within about 3.2 s where the medium one does. Such a rest is
-///   provisional for `confirmSeconds`, sampled at the full rate: off its
+///   provisional for `confirmSeconds`, sampled as a hand held still: off its
 ///   rest pose without a carry in that time, the hand was there after all
 ///   (`moved`: holding, the neutral pose unchanged, scrolling resumes).
 /// - Still over the long window, 5.6 s, however it got there, as long as
@@ -275,9 +275,10 @@ struct IntentGuard: Equatable, Sendable {
     private var lastCarriedFromHand = -Double.infinity
     /// Resting on the hand's going alone: since when; nil otherwise.
     @usableFromInline private(set) var provisionalSince: Double?
-    /// Whether the engine should sample at its full rate whatever the
-    /// state: while a rest is provisional.
-    @inlinable var wantsFullRate: Bool { provisionalSince != nil }
+    /// Whether the rest is provisional: the engine then samples as it does
+    /// a hand held still (`following`), fast enough for the block means to
+    /// show the hand's sway coming back, which the resting rate is not.
+    @inlinable var isProvisional: Bool { provisionalSince != nil }
 
     /// How far the neutral pose should move to follow a drift, degrees
     /// (pitch, roll), and whether it should at all; the engine applies and

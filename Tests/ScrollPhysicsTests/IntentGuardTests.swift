@@ -196,7 +196,7 @@ import Testing
         engine.feed(Pose.gravity(away: 30) * 1.12, at: t)
         #expect(
             engine.readout.intent == .lifting,
-            "a carry: lifting, not a still hand moving again (holding), though it lies inside the dead zone")
+            "a carry: lifting, though it lies inside the dead zone")
         #expect(engine.sampleDemand.rate == ScrollSettings().sampleRate)
     }
 

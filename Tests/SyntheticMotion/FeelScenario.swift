@@ -55,7 +55,9 @@ public struct FeelScenario: Sendable {
     /// Deliberate tilts: when the intended pose leaves and re-enters the
     /// dead zone around the reading pose while a hand holds it throughout
     /// (1 ms resolution). A put-down leaves the dead zone too, but the device
-    /// ends on a surface: that is no deliberate tilt.
+    /// ends on a surface: that is no deliberate tilt; nor is a pick-up to a
+    /// new angle (it leaves the dead zone within 1.5 s of the lift, and the
+    /// pose the hand settles at is the neutral one).
     public func tiltEpisodes(deadZoneDegrees: Double) -> [(exit: Double, reentry: Double?)] {
         var episodes: [(exit: Double, reentry: Double?)] = []
         var exit: Double?
@@ -69,10 +71,18 @@ public struct FeelScenario: Sendable {
                 exit = t
             } else if !out, let start = exit {
                 exit = nil
-                if !touchdowns.contains(where: { $0 >= start && $0 <= t }) { episodes.append((start, t)) }
+                if !touchdowns.contains(where: { $0 >= start && $0 <= t }),
+                    !pickUps.contains(where: { start >= $0 && start <= $0 + 1.5 })
+                {
+                    episodes.append((start, t))
+                }
             }
         }
-        if let start = exit, !touchdowns.contains(where: { $0 >= start }) { episodes.append((start, nil)) }
+        if let start = exit, !touchdowns.contains(where: { $0 >= start }),
+            !pickUps.contains(where: { start >= $0 && start <= $0 + 1.5 })
+        {
+            episodes.append((start, nil))
+        }
         return episodes
     }
 
@@ -244,11 +254,13 @@ extension FeelScenario {
 
     public static let pickUpAtNewAngle = pickUp("pick-up-new-angle", to: 55, thenTilt: false)
     public static let pickUpAtOldAngle = pickUp("pick-up-old-angle", to: 35, thenTilt: true)
-    /// Tipped onto a stand at 45 after reading for 8 s, taken up again
-    /// without a jolt at 20 s, held at 55 and tilted 12 further: the pose
-    /// it settles at is neutral.
+    /// Set on a stand at nearly the reading angle (37, inside the dead
+    /// zone) after reading for 8 s, taken up again without a jolt at 20 s,
+    /// held at 49 and tilted 12 further: the pose it settles at is neutral
+    /// (before issue 20, a departure without a carry from a rest pose
+    /// inside the dead zone kept the old neutral, and 49 scrolled).
     public static let pickUpGently = pickUp(
-        "gentle-pick-up", to: 55, thenTilt: true, putDown: 8, lift: 20, restPitch: 45, gently: true)
+        "gentle-pick-up", to: 49, thenTilt: true, putDown: 8, lift: 20, restPitch: 37, gently: true)
 
     /// 6 degrees over a minute.
     public static let slowSlump = FeelScenario(
