@@ -80,17 +80,17 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///   moments, per window) and takes a still window for a put-down only
 ///   when this hand's quiet sway would have stood `shortVisibility` (32)
 ///   times above that window's noise in the short window, or
-///   `mediumVisibility` (16) times in the medium one (2.8 s): there a
-///   swaying hand looked still in none of some 60,000 windows, and in
-///   about 1 of 2,000 short ones (synthetic hands and parts of
-///   `Tests/SyntheticMotion`). Either window must begin within
+///   `mediumVisibility` (16) times in the medium one (2.8 s): beyond
+///   those, swaying hands looked still in 3 of some 60,000 medium windows
+///   and 6 of some 30,000 short ones (synthetic hands and parts of
+///   `Tests/SyntheticMotion`, `Benchmarks/README.md`). Either window must begin within
 ///   `turnLeadSeconds` of a turn of the device (`StillnessMeter.turnRadians`,
 ///   3 degrees in 0.7 s: a hand lays it onto the surface, tips it onto a
 ///   stand), which confines such a judgement to the moments after a
 ///   movement; a medium window whose hand stood 64 times above its noise
 ///   needs no turn (a device let go where it is held). Scrolling stops
 ///   within 2 s of the hand letting go where the short window decides,
-///   within about 3.2 s where the medium one does. Such a rest is
+///   within about 3.3 s where the medium one does. Such a rest is
 ///   provisional for `confirmSeconds`, sampled as a hand held still: off its
 ///   rest pose without a carry in that time, the hand was there after all
 ///   (`moved`: holding, the neutral pose unchanged, scrolling resumes).

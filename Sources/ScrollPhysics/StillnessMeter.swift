@@ -36,19 +36,22 @@
 /// 2 (k - 1) degrees of freedom; the next window is judged a block later),
 /// and noise that is not quite white (a part's low-pass filter) still passes.
 ///
-/// How long a window must be depends on the sensor: over 1.4-1.6 s a hand
-/// with 0.3 degrees rms of sway gives R below 3 in a few percent of windows
-/// on a 3 mg part and in half of them on a 6 mg part or a hub that reports
-/// hundredths of a g; over 5.6-6.4 s in well under 1 % at 50 Hz (measured on
-/// the synthetic hand of `Hand`). So the meter keeps two sliding windows of
+/// How long a window must be depends on the sensor and the hand: over 1.4 s
+/// a hand with 0.3 degrees rms of sway gives R below 3 in 2 % of windows on
+/// a 3 mg part, 10 % on a hub that reports hundredths of a g and 17 % on a
+/// 6 mg part; over 5.6-6.4 s in well under 1 % at 50 Hz (measured on the
+/// synthetic hand of `Hand`). So the meter keeps two sliding windows of
 /// four blocks, `shortSeconds` of 0.35 s blocks and `longSeconds` of 1.4 s
-/// blocks, and `IntentGuard` takes the short one only right after the device
-/// was carried (a put-down lowers it onto the table), the long one otherwise.
-/// Scrolling then stops within 0.35 + 1.4 s (a block with the touchdown,
-/// four still ones) and a frame of a put-down: the promise is 2 s. A window
-/// with fewer than three readings a block is not judged at all (below about
-/// 9 Hz for the short one, 2 Hz for the long one): so few samples tell sway
-/// from noise no better than chance.
+/// blocks, and a medium one (`mediumSeconds`, 2.8 s) of the short one and
+/// the four blocks before it. `IntentGuard` takes the short one right after
+/// the device was carried (a put-down lowers it onto the table), or where
+/// the hand's own sway would have shown in it (the medium one likewise),
+/// the long one otherwise. After a carry, scrolling stops within 0.35 + 1.4
+/// s (a block with the touchdown, four still ones) and a frame of a
+/// put-down: the promise is 2 s. A window with fewer than three readings a
+/// block is not judged at all (below about 9 Hz for the short and medium
+/// ones, 2 Hz for the long one): so few samples tell sway from noise no
+/// better than chance.
 ///
 /// s^2 never counts below the sensor's quantization, (resolution / g)^2 / 12
 /// (when the daemon passes the resolution): a coarse part that reads the
@@ -71,6 +74,8 @@ struct StillnessMeter: Equatable, Sendable {
     static let shortSeconds = 1.4
     static let longBlockSeconds = 1.4
     static let longSeconds = 5.6
+    /// Two short windows, one after the other.
+    static let mediumSeconds = 2.8
     /// The largest ratio of slow movement to noise that is still.
     static let stillRatio = 3.0
     /// The fewest readings per block, on average, for a window to be judged.
