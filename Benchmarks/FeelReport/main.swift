@@ -30,6 +30,12 @@
 //   hold       detents/s of a held tilt (1 s bins from 1 s into the hold)
 //   ripple     (fastest bin - slowest bin) / mean over that hold
 //   rest-stop  s from a put-down's touchdown to the last frame that moves
+//              (the largest over the seeds)
+//
+// Then every put-down of every scenario, seed by seed: s from the hand
+// letting go (the surface takes the device) to the last frame that moved;
+// and every pick-up: s from the lift to the last frame that moved before a
+// deliberate tilt, or 0 (it never scrolled on its own).
 //
 // Following the demand, a last table gives how soon a pick-up is noticed
 // at the resting rate: s from the lift beginning to the engine leaving
@@ -125,6 +131,9 @@ print(
 var costs = [[DemandDrivenRun.StateCost]](
     repeating: Array(repeating: DemandDrivenRun.StateCost(), count: IntentState.allCases.count), count: parts.count)
 var pickUpNotices = [[Double?]](repeating: [], count: parts.count)
+/// Per scenario and part, every seed's put-downs and pick-ups.
+var putDowns: [(scenario: String, part: String, seconds: [Double])] = []
+var pickUps: [(scenario: String, part: String, seconds: [Double])] = []
 for scenario in FeelScenario.all {
     for (p, part) in parts.enumerated() {
         var s = settings
@@ -147,6 +156,9 @@ for scenario in FeelScenario.all {
         let stops = runs.flatMap { $0.tilts.compactMap(\.stopLatency) }
         let holds = runs.flatMap(\.holds)
         let restStops = runs.flatMap(\.restStops)
+        if !restStops.isEmpty { putDowns.append((scenario.name, part.name, restStops)) }
+        let scrolls = runs.flatMap(\.pickUpScrolls)
+        if !scrolls.isEmpty { pickUps.append((scenario.name, part.name, scrolls)) }
         let silent = !scenario.unwanted.isEmpty
         print(
             pad(scenario.name, 18) + pad(part.name, 14) + fixed(detents, 1, width: 9)
@@ -155,6 +167,17 @@ for scenario in FeelScenario.all {
                 + fixed(mean(holds.map(\.mean)).map(abs), 2, width: 8) + fixed(mean(holds.map(\.ripple)), 3, width: 8)
                 + fixed(restStops.max(), 2, width: 12))
     }
+}
+
+print("")
+print("put-downs: s from the hand letting go to the last frame that moved, seed by seed (the promise: 2 s)")
+for row in putDowns {
+    print(pad(row.scenario, 18) + pad(row.part, 14) + "  " + row.seconds.map { fixed($0, 2, width: 6) }.joined())
+}
+print("")
+print("pick-ups: s from the lift to the last frame that moved before a deliberate tilt, seed by seed (0: none)")
+for row in pickUps {
+    print(pad(row.scenario, 18) + pad(row.part, 14) + "  " + row.seconds.map { fixed($0, 2, width: 6) }.joined())
 }
 
 if !fullRate {

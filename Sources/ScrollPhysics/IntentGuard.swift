@@ -53,10 +53,9 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///     following --came-to-rest--> resting
 ///     jostled   --came-to-rest--> resting
 ///     lifting   --came-to-rest--> resting
-///     resting   --lifted--------> lifting   (off the rest pose, carried)
-///     resting   --moved---------> holding   (off the rest pose, not carried
-///                                            then nor within 0.35 s, from
-///                                            inside the dead zone)
+///     resting   --lifted--------> lifting   (off the rest pose: a person took it)
+///     resting   --moved---------> holding   (off a provisional rest pose, not
+///                                            carried: the hand never went)
 ///     lifting   --settled-------> holding   (held still in the hand 0.3 s)
 ///     holding   --steadied------> following (two blocks within half the dead zones)
 ///     following --unsteadied----> holding   (beyond half of one, or 10 deg/s)
@@ -64,36 +63,54 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///     following --jostle-began--> jostled
 ///     jostled   --jostle-ended--> holding
 ///
-/// Came to rest: still (`StillnessMeter`, thresholds from the sensor's own
-/// noise) over its short window, 1.4 s, when the window began within a
-/// second of the device being carried out of a hand and it has not been
-/// carried since (a put-down lowers the device: its magnitude leaves 1 g by
-/// more than `transportG`, 0.07 g, in two samples running, which a tilt in
-/// the hand does not reach;
-/// the lift of a pick-up, carried from rest, is no put-down); or still
-/// over the long window, 5.6 s, however it got there, as long as nothing
-/// jostles it (1.4 s block means smooth a walk's 2 Hz bounce out of the
-/// long window's scatter; `JostleMeter` does not miss it). The long window
-/// is what a steady hand needs on a noisy or coarse part not to be taken for
-/// a table; a put-down gets the short one, so scrolling stops within 2 s.
+/// Came to rest, three ways, all judged by `StillnessMeter` with thresholds
+/// from the sensor's own noise:
+///
+/// - Put down with a carry: still over the short window, 1.4 s, when the
+///   window began within a second of the device being carried out of a
+///   hand and it has not been carried since (a put-down lowers the device:
+///   its magnitude leaves 1 g by more than `transportG`, 0.07 g, in two
+///   samples running, which a tilt in the hand does not reach; the lift of
+///   a pick-up, carried from rest, is no put-down).
+/// - Let go, with or without a jolt: the hand's sway and tremor are gone.
+///   A hand never holds a pose as still as a table, but its sway is slow,
+///   so over a short window it now and then moves little; how often
+///   depends on the hand and on the part's noise. So the guard learns the
+///   hand while it holds the device (`HandSway`: the sway of its quieter
+///   moments, per window) and takes a still window for a put-down only
+///   when this hand's quiet sway would have stood `shortVisibility` (32)
+///   times above that window's noise in the short window, or
+///   `mediumVisibility` (16) times in the medium one (2.8 s): beyond
+///   those, swaying hands looked still in 3 of some 60,000 medium windows
+///   and 6 of some 30,000 short ones (synthetic hands and parts of
+///   `Tests/SyntheticMotion`, `Benchmarks/README.md`). Either window must begin within
+///   `turnLeadSeconds` of a turn of the device (`StillnessMeter.turnRadians`,
+///   3 degrees in 0.7 s: a hand lays it onto the surface, tips it onto a
+///   stand), which confines such a judgement to the moments after a
+///   movement; a medium window whose hand stood 64 times above its noise
+///   needs no turn (a device let go where it is held). Scrolling stops
+///   within 2 s of the hand letting go where the short window decides,
+///   within about 3.3 s where the medium one does. Such a rest is
+///   provisional for `confirmSeconds`, sampled as a hand held still: off its
+///   rest pose without a carry in that time, the hand was there after all
+///   (`moved`: holding, the neutral pose unchanged, scrolling resumes).
+/// - Still over the long window, 5.6 s, however it got there, as long as
+///   nothing jostles it (1.4 s block means smooth a walk's 2 Hz bounce out
+///   of the long window's scatter; `JostleMeter` does not miss it): what
+///   remains for a hand the guard has not learnt yet, or one too steady
+///   for the part's noise (a 10 Hz hub in hundredths of a g).
 ///
 /// Leaving rest: a sample off the rest pose by more than the noise allows
-/// (`StillnessMeter.departs`), or one whose magnitude is off 1 g by more
-/// than `transportG`: lying still, nothing but a lift or a knock does that,
-/// and a lift does it first, before its tilt stands out of the noise, so
-/// one such sample is a carry (on a table, no quick tilt in a hand tears a
-/// reading) and the slow resting rate notices a pick-up at its first sample
-/// (a keyboard dock's keys ring at a few hundredths of a g and stay below).
-/// Carried (lifted) it is a pick-up, `lifting`. Off the rest pose without
-/// a carry, from a rest pose inside the dead zone, it waits `decideSeconds`
-/// at the full rate, still resting (nothing scrolls): the first resting
-/// sample of a lift may come after its acceleration (a lift eases in and
-/// out, and a resting period is a good part of it), and then the carry
-/// shows at the lift's end. Carried within that time, `lifting`; if not,
-/// `moved`: it was a hand held very still after all (or a nudge that
-/// changes nothing), and the neutral pose stays. From a rest pose outside
-/// the dead zone it is `lifting` either way: no nudge of a device lying
-/// tilted ever restarts scrolling.
+/// (`StillnessMeter.departs`), a block mean likewise, or a sample whose
+/// magnitude is off 1 g by more than `transportG`: lying still, nothing but
+/// a lift or a knock does that, and a lift does it first, before its tilt
+/// stands out of the noise, so one such sample is a carry (on a table, no
+/// quick tilt in a hand tears a reading) and the slow resting rate notices
+/// a pick-up at its first sample (a keyboard dock's keys ring at a few
+/// hundredths of a g and stay below). A table never moves by itself: off
+/// a confirmed rest, carried or not, a person took the device (`lifting`),
+/// and the pose where it settles in the hand is the neutral one, unless it
+/// is within the dead zone of the old one.
 ///
 /// A contact on the screen is a layer over these: while touched (with
 /// `PauseOnTouch`) the state reads `touched` and nothing scrolls; the
@@ -173,12 +190,8 @@ struct IntentGuard: Equatable, Sendable {
     /// long as it is more than the sensor's noise can make from one sample
     /// to the next.
     static let wakeDegreesPerSecond = 10.0
-    /// How long a departure from rest without a carry waits for one before
-    /// it is taken for a still hand: a lift of 0.8 s eased in and out keeps
-    /// its magnitude within `transportG` of 1 g from 0.28 to 0.52 s into
-    /// it, so a carry follows any departure within 0.3 s. A still hand
-    /// taken for a table pays it once, when it tilts again.
-    static let decideSeconds = 0.35
+    /// How long a rest that only the hand's going decided stays provisional.
+    static let confirmSeconds = 2.8
 
     /// The state of the machine under the touch layer.
     private(set) var motion = IntentState.holding {
@@ -201,6 +214,24 @@ struct IntentGuard: Equatable, Sendable {
 
     private(set) var stillness = StillnessMeter()
     private(set) var jostle = JostleMeter()
+    /// The sway of the hand that holds the device, learnt while it does
+    /// (holding or following), in the short window and in the medium one.
+    private(set) var shortHand = HandSway()
+    private(set) var mediumHand = HandSway()
+    /// How many times a window's noise the hand's quiet sway
+    /// (`HandSway.quietQuarter`) must be for the window's stillness to say,
+    /// without a carry, that the hand has let go: in the short window, in
+    /// the medium one, and in the medium one without a turn.
+    static let shortVisibility = 32.0
+    static let mediumVisibility = 16.0
+    static let unturnedVisibility = 64.0
+    /// How soon after a turn (`StillnessMeter.turnRadians`) a still window
+    /// must begin for the hand's going to count: the turn ends where the
+    /// surface takes the device, and a window that begins within this time
+    /// can follow the block that holds the touchdown.
+    static let turnLeadSeconds = StillnessMeter.shortSeconds
+    /// When the device was last turned (`StillnessMeter.Verdict.turned`).
+    private var lastTurn = -Double.infinity
 
     // The dead zones in force and what follows from them.
     private var deadZone = 4.0
@@ -240,14 +271,12 @@ struct IntentGuard: Equatable, Sendable {
     /// are 0.57 degrees, more than a second of sway moves): were it a
     /// put-down, the short window would take the hand for a table.
     private var lastCarriedFromHand = -Double.infinity
-    /// The tilt from neutral where the device came to rest, degrees.
-    private var restTilt = 0.0
-    /// Resting, off the rest pose without a carry: since when it waits for
-    /// one (`decideSeconds`); nil otherwise.
-    @usableFromInline private(set) var undecidedSince: Double?
-    /// Whether the engine should sample at its full rate whatever the
-    /// state: while a departure from rest waits for a carry.
-    @inlinable var wantsFullRate: Bool { undecidedSince != nil }
+    /// Resting on the hand's going alone: since when; nil otherwise.
+    @usableFromInline private(set) var provisionalSince: Double?
+    /// Whether the rest is provisional: the engine then samples as it does
+    /// a hand held still (`following`), fast enough for the block means to
+    /// show the hand's sway coming back, which the resting rate is not.
+    @inlinable var isProvisional: Bool { provisionalSince != nil }
 
     /// How far the neutral pose should move to follow a drift, degrees
     /// (pitch, roll), and whether it should at all; the engine applies and
@@ -301,7 +330,7 @@ struct IntentGuard: Equatable, Sendable {
     private mutating func apply(_ event: Event) {
         guard let to = Self.next(after: motion, on: event) else { return }
         motion = to
-        undecidedSince = nil
+        provisionalSince = nil
         if to != .jostled { jostledStages = nil }
         if to == .following { previousPitch = nil }
         if to != .resting, stillness.rest != nil { stillness.leaveRest() }
@@ -362,8 +391,6 @@ struct IntentGuard: Equatable, Sendable {
                 // (no hand tilts it quickly enough to tear a reading).
                 lastTransport = time
                 leaveRest(at: time)
-            } else if let since = undecidedSince {
-                if time - since >= Self.decideSeconds { apply(.moved) }
             } else if stillness.departs(pitch: radians, sinRoll: sinRoll) {
                 leaveRest(at: time)
             }
@@ -406,14 +433,14 @@ struct IntentGuard: Equatable, Sendable {
         if motion == .resting { leaveRest(at: time) }
     }
 
-    /// Off the rest pose: lifted if carried (or lying outside the dead
-    /// zone); otherwise it waits for a carry at the full rate, and without
-    /// one it is a still hand moving again (`watch`).
+    /// Off the rest pose: a person took it (lifted), unless the rest is
+    /// provisional and nothing carried it: then the hand never went
+    /// (moved), and the neutral pose stays.
     private mutating func leaveRest(at time: Double) {
-        if time - lastTransport <= Self.transportLeadSeconds || abs(restTilt) > deadZone {
+        if provisionalSince != nil, time - lastTransport > Self.transportLeadSeconds {
+            apply(.moved)
+        } else {
             apply(.lifted)
-        } else if undecidedSince == nil {
-            undecidedSince = time
         }
     }
 
@@ -430,12 +457,11 @@ struct IntentGuard: Equatable, Sendable {
         magnitudes = Moments()
         guard start.isFinite, time > start else { return }  // the first block opens
         let seconds = time - start
-        // The short window only matters right after a transport, the long
-        // one only while nothing jostles: judge them only then.
+        // The short and medium windows matter whenever the device is not
+        // resting (a put-down, the hand's sway), the long one only while
+        // nothing jostles: judge them only then.
         let verdict = stillness.closeBlock(
-            started: start, at: time, magnitude: magnitude,
-            judgeShort: time - lastCarriedFromHand
-                <= StillnessMeter.shortSeconds + Self.transportLeadSeconds + seconds,
+            started: start, at: time, magnitude: magnitude, judgeShort: motion != .resting,
             judgeLong: !jostle.isJostled)
         let jostleChanged = jostle.closeBlock(magnitude, seconds: seconds, at: time)
         // The noise floor, or until there is one the noise of the short window.
@@ -449,22 +475,77 @@ struct IntentGuard: Equatable, Sendable {
             hasNeutralShift = neutralShift.pitch != 0 || neutralShift.roll != 0
         }
         var still = verdict.longStill
-        // Carried just before the window (or in its first block: the touchdown), not since.
-        if let s = verdict.shortStill, lastCarriedFromHand >= s.since - Self.transportLeadSeconds,
-            lastCarriedFromHand <= s.since + StillnessMeter.blockSeconds
-        {
-            still = s
+        var provisional = false
+        if let s = verdict.shortStill {
+            // Carried just before the window (or in its first block: the touchdown), not since.
+            if lastCarriedFromHand >= s.since - Self.transportLeadSeconds,
+                lastCarriedFromHand <= s.since + StillnessMeter.blockSeconds
+            {
+                still = s
+            }
+        }
+        // Where the hand's going decides, a block mean departs from the rest
+        // pose only by half the hand's quiet sway (in amplitude): the
+        // still window may end a slow turn onto the surface, and its mean
+        // lie off the pose by what noise can hide, which a table's next
+        // blocks would take for a departure; the hand's sway, back, goes
+        // further.
+        var handDeparture = 0.0
+        if still == nil, let gone = handGone(verdict) {
+            still = gone.window
+            provisional = true
+            handDeparture = gone.quietSway / 2
+        }
+        if verdict.turned { lastTurn = time }
+        if motion == .holding || motion == .following {
+            // The hand as it holds the device, not as it turns it: a window
+            // that holds a turn, or the block after one, is a movement.
+            let calm = lastTurn + StillnessMeter.blockSeconds
+            if let sway = verdict.shortSway, sway.since >= calm { shortHand.add(max(sway.excess, 0)) }
+            if let sway = verdict.mediumSway, sway.since >= calm { mediumHand.add(max(sway.excess, 0)) }
         }
         let cameToRest = still != nil && motion != .resting
         if cameToRest, let s = still {
-            stillness.settle(at: s.pose, variance: s.variance)
-            restTilt = forward
+            stillness.settle(at: s.pose, variance: s.variance, blockDeparture: handDeparture)
+            // A provisional rest keeps the hand: it may turn out there.
+            if !provisional {
+                shortHand.forget()
+                mediumHand.forget()
+            }
         }
         steadyCloses = abs(forward) <= halfDeadZone && abs(sideways) <= halfHorizontalDeadZone ? steadyCloses + 1 : 0
-        if verdict.departed, motion == .resting { leaveRest(at: time) }
-        if cameToRest { apply(.cameToRest) }
+        if verdict.departed, motion == .resting {
+            leaveRest(at: time)
+        } else if let since = provisionalSince, time - since >= Self.confirmSeconds {
+            provisionalSince = nil
+            shortHand.forget()
+            mediumHand.forget()
+        }
+        if cameToRest {
+            apply(.cameToRest)
+            if provisional { provisionalSince = time }
+        }
         if jostleChanged { apply(jostle.isJostled ? .jostleBegan : .jostleEnded) }
         if steadyCloses >= 2, !jostle.isJostled { apply(.steadied) }
+    }
+
+    /// A still window that the hand holding the device would not have left
+    /// so still (see the type's comment), and that hand's quiet sway
+    /// (squared radians); nil if there is none. Always inlined: called out
+    /// of line from a mutating method, it made the compiler copy the whole
+    /// guard first (2,745 bytes, about 17 instructions a sample).
+    @inline(__always)
+    private func handGone(_ verdict: StillnessMeter.Verdict) -> (window: StillnessMeter.Still, quietSway: Double)? {
+        if let s = verdict.shortStill, let sway = verdict.shortSway, s.since - lastTurn <= Self.turnLeadSeconds,
+            let quiet = shortHand.quietQuarter, quiet >= Self.shortVisibility * sway.noise
+        {
+            return (s, quiet)
+        }
+        if let s = verdict.mediumStill, let sway = verdict.mediumSway, let quiet = mediumHand.quietQuarter {
+            let turned = s.since - lastTurn <= Self.turnLeadSeconds
+            if quiet >= (turned ? Self.mediumVisibility : Self.unturnedVisibility) * sway.noise { return (s, quiet) }
+        }
+        return nil
     }
 
     /// A tilt, weighted down from a quarter of the dead zone to nothing at

@@ -205,12 +205,12 @@ public struct ScrollEngine: Sendable {
             verdict = .rejected(.notGravity(magnitudeG: magnitudeG))
             freshness.refreshDeadline()
             let before = intent.motion
-            let wantedFullRate = intent.wantsFullRate
+            let wasProvisional = intent.isProvisional
             intent.observeRejected(at: time)
             if intent.motion != before {
                 enter(intent.motion, gravity: lastGravity, at: time)
                 updateTargets()
-            } else if intent.wantsFullRate != wantedFullRate {
+            } else if intent.isProvisional != wasProvisional {
                 requestSamples()
             }
             return
@@ -316,9 +316,9 @@ public struct ScrollEngine: Sendable {
     ///   so a pick-up is noticed within a period, 0.4 s (the promise is
     ///   0.5 s; the tests `aPickUpIsNoticedWithinHalfASecond...`). When only
     ///   the tilt showed it, the lift took a few samples to stand out of the
-    ///   table's noise and 4 Hz was the least that kept the promise. Off
-    ///   the rest pose without a carry, the full rate while the guard waits
-    ///   for one (`IntentGuard.decideSeconds`), still resting;
+    ///   table's noise and 4 Hz was the least that kept the promise. While
+    ///   the rest is provisional (`IntentGuard.confirmSeconds`, 2.8 s after
+    ///   a put-down without a jolt), the rate of a hand held still, below;
     /// - following (held still inside the dead zone): a quarter of the
     ///   configured rate, but a sample at least every 0.1 s: the guard wakes
     ///   at half the dead zone or 10 degrees/s, before a deliberate tilt
@@ -337,7 +337,7 @@ public struct ScrollEngine: Sendable {
     /// The rate `sampleDemand` asks for now.
     @inlinable @inline(__always)
     var rateDemandedNow: Double {
-        intent.wantsFullRate ? settings.sampleRate : Self.sampleRate(for: intent.state, configured: settings.sampleRate)
+        Self.sampleRate(for: intent.isProvisional ? .following : intent.state, configured: settings.sampleRate)
     }
 
     /// Samples per second while resting.
@@ -525,7 +525,7 @@ public struct ScrollEngine: Sendable {
         forward: Double, sideways: Double, at time: Double
     ) -> Bool {
         let before = intent.motion
-        let wantedFullRate = intent.wantsFullRate
+        let wasProvisional = intent.isProvisional
         intent.observe(
             rawPitch: sample.pitch, sinRoll: sample.sinRoll, magnitudeG: sample.magnitudeG, pitch: pitch,
             tilt: forward, sidewaysTilt: sideways, at: time)
@@ -536,7 +536,7 @@ public struct ScrollEngine: Sendable {
         }
         if intent.motion != before {
             enter(intent.motion, gravity: g, at: time)
-        } else if intent.wantsFullRate != wantedFullRate {
+        } else if intent.isProvisional != wasProvisional {
             requestSamples()
         }
         return moved

@@ -36,19 +36,22 @@
 /// 2 (k - 1) degrees of freedom; the next window is judged a block later),
 /// and noise that is not quite white (a part's low-pass filter) still passes.
 ///
-/// How long a window must be depends on the sensor: over 1.4-1.6 s a hand
-/// with 0.3 degrees rms of sway gives R below 3 in a few percent of windows
-/// on a 3 mg part and in half of them on a 6 mg part or a hub that reports
-/// hundredths of a g; over 5.6-6.4 s in well under 1 % at 50 Hz (measured on
-/// the synthetic hand of `Hand`). So the meter keeps two sliding windows of
+/// How long a window must be depends on the sensor and the hand: over 1.4 s
+/// a hand with 0.3 degrees rms of sway gives R below 3 in 2 % of windows on
+/// a 3 mg part, 10 % on a hub that reports hundredths of a g and 17 % on a
+/// 6 mg part; over 5.6-6.4 s in well under 1 % at 50 Hz (measured on the
+/// synthetic hand of `Hand`). So the meter keeps two sliding windows of
 /// four blocks, `shortSeconds` of 0.35 s blocks and `longSeconds` of 1.4 s
-/// blocks, and `IntentGuard` takes the short one only right after the device
-/// was carried (a put-down lowers it onto the table), the long one otherwise.
-/// Scrolling then stops within 0.35 + 1.4 s (a block with the touchdown,
-/// four still ones) and a frame of a put-down: the promise is 2 s. A window
-/// with fewer than three readings a block is not judged at all (below about
-/// 9 Hz for the short one, 2 Hz for the long one): so few samples tell sway
-/// from noise no better than chance.
+/// blocks, and a medium one (`mediumSeconds`, 2.8 s) of the short one and
+/// the four blocks before it. `IntentGuard` takes the short one right after
+/// the device was carried (a put-down lowers it onto the table), or where
+/// the hand's own sway would have shown in it (the medium one likewise),
+/// the long one otherwise. After a carry, scrolling stops within 0.35 + 1.4
+/// s (a block with the touchdown, four still ones) and a frame of a
+/// put-down: the promise is 2 s. A window with fewer than three readings a
+/// block is not judged at all (below about 9 Hz for the short and medium
+/// ones, 2 Hz for the long one): so few samples tell sway from noise no
+/// better than chance.
 ///
 /// s^2 never counts below the sensor's quantization, (resolution / g)^2 / 12
 /// (when the daemon passes the resolution): a coarse part that reads the
@@ -71,6 +74,8 @@ struct StillnessMeter: Equatable, Sendable {
     static let shortSeconds = 1.4
     static let longBlockSeconds = 1.4
     static let longSeconds = 5.6
+    /// Two short windows, one after the other.
+    static let mediumSeconds = 2.8
     /// The largest ratio of slow movement to noise that is still.
     static let stillRatio = 3.0
     /// The fewest readings per block, on average, for a window to be judged.
@@ -107,6 +112,11 @@ struct StillnessMeter: Equatable, Sendable {
     private var longBlock = BlockSums()
     private var short = BlockWindow()
     private var long = BlockWindow()
+    /// The sums of the short window at the last four block closes, the
+    /// oldest first to be read (`nextEarlier`): the four blocks before the
+    /// short window, for the medium window.
+    private var earlier0 = WindowSums(), earlier1 = WindowSums(), earlier2 = WindowSums(), earlier3 = WindowSums()
+    private var nextEarlier = 0
 
     /// Where the device rests (mean of the still window) and the noise
     /// variance measured there; nil while not resting.
@@ -121,6 +131,9 @@ struct StillnessMeter: Equatable, Sendable {
     struct Rest: Equatable, Sendable {
         var pose: Angles
         var variance: Double
+        /// The least squared distance of a block mean from `pose` that
+        /// departs from it, whatever the noise (0: noise alone decides).
+        var blockDeparture = 0.0
     }
 
     /// A still window: when it began, its mean and its noise variance.
@@ -130,14 +143,41 @@ struct StillnessMeter: Equatable, Sendable {
         var variance: Double
     }
 
+    /// How much a window's pose moved beyond what its noise explains: the
+    /// scatter of its block means per reading, less what noise alone
+    /// gives (`excess`, which noise alone leaves about 0), and what noise
+    /// alone gives (`noise`); squared radians, whatever the rate.
+    struct Sway: Equatable, Sendable {
+        var excess: Double
+        var noise: Double
+        /// When the window began.
+        var since: Double
+    }
+
     /// What the windows say after a block.
     struct Verdict: Equatable, Sendable {
         var shortStill: Still?
+        /// The short window's sway, whenever it is judged.
+        var shortSway: Sway?
+        /// The medium window (the short one and the four blocks before
+        /// it), judged with the short one once it spans 8 blocks.
+        var mediumStill: Still?
+        var mediumSway: Sway?
         /// Judged only when a long block closes; nil otherwise.
         var longStill: Still?
         /// Resting, the block left the rest pose.
         var departed = false
+        /// The block's mean pose is more than `turnRadians` from that of
+        /// the block before the previous one: the device was turned.
+        var turned = false
     }
+
+    /// A turn of the device (3 degrees within two blocks, 0.7 s) that a
+    /// hand's sway does not make: a put-down or a deliberate tilt.
+    static let turnRadians = 3 / 57.29577951308232
+    /// The mean poses of the last two blocks with samples.
+    private var olderMean: Angles?
+    private var newerMean: Angles?
 
     init() {}
 
@@ -198,10 +238,21 @@ struct StillnessMeter: Equatable, Sendable {
         closed.begin = start
         closed.end = time
         closed.magnitudes = magnitude
-        if let rest, closed.count > 0 {
-            let dp = origin.pitch + closed.pitch / n - rest.pose.pitch
-            let ds = origin.sinRoll + closed.sinRoll / n - rest.pose.sinRoll
-            verdict.departed = dp * dp + ds * ds > Self.blockDepartureVariances * rest.variance / n
+        if closed.count > 0 {
+            let mean = Angles(pitch: origin.pitch + closed.pitch / n, sinRoll: origin.sinRoll + closed.sinRoll / n)
+            if let rest {
+                let dp = mean.pitch - rest.pose.pitch
+                let ds = mean.sinRoll - rest.pose.sinRoll
+                verdict.departed =
+                    dp * dp + ds * ds > max(Self.blockDepartureVariances * rest.variance / n, rest.blockDeparture)
+            }
+            if let then = olderMean {
+                let dp = mean.pitch - then.pitch
+                let ds = mean.sinRoll - then.sinRoll
+                verdict.turned = dp * dp + ds * ds > Self.turnRadians * Self.turnRadians
+            }
+            olderMean = newerMean
+            newerMean = mean
         }
         short.push(closed)
         let full = short.isFull
@@ -213,22 +264,59 @@ struct StillnessMeter: Equatable, Sendable {
         }
         let ceiling = Self.floorFactor * noiseFloor
         if full, judgeShort {
-            verdict.shortStill = short.stillness(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+            let judged = short.judge(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+            verdict.shortStill = judged.still
+            verdict.shortSway = judged.sway
+            let before = takeEarlier(replacingWith: short.sums)
+            if before.blocks == BlockWindow.capacity,
+                let medium = short.sums.sway(after: before, floor: quantizationVariance, ceiling: ceiling)
+            {
+                verdict.mediumSway = medium.sway
+                if medium.quiet {
+                    verdict.mediumStill =
+                        short.sums.merged(after: before)
+                        .judge(floor: quantizationVariance, ceiling: ceiling, origin: origin).still
+                }
+            }
+        } else {
+            _ = takeEarlier(replacingWith: full ? short.sums : WindowSums())
         }
         longBlock.merge(closed)
         if longBlock.end - longBlock.begin >= Self.longBlockSeconds - 1e-9 {
             long.push(longBlock)
             longBlock = BlockSums()
             if long.isFull, judgeLong {
-                verdict.longStill = long.stillness(floor: quantizationVariance, ceiling: ceiling, origin: origin)
+                verdict.longStill = long.judge(floor: quantizationVariance, ceiling: ceiling, origin: origin).still
             }
         }
         return verdict
     }
 
-    /// The device came to rest at `pose` with noise `variance`.
-    mutating func settle(at pose: Angles, variance: Double) {
-        rest = Rest(pose: pose, variance: variance)
+    /// The short window's sums four block closes ago, stored in its place:
+    /// the newest ones.
+    private mutating func takeEarlier(replacingWith newest: WindowSums) -> WindowSums {
+        defer { nextEarlier = nextEarlier == 3 ? 0 : nextEarlier + 1 }
+        switch nextEarlier {
+        case 0:
+            defer { earlier0 = newest }
+            return earlier0
+        case 1:
+            defer { earlier1 = newest }
+            return earlier1
+        case 2:
+            defer { earlier2 = newest }
+            return earlier2
+        default:
+            defer { earlier3 = newest }
+            return earlier3
+        }
+    }
+
+    /// The device came to rest at `pose` with noise `variance`; a block
+    /// mean departs from it by more than noise allows and at least
+    /// `blockDeparture` (squared radians).
+    mutating func settle(at pose: Angles, variance: Double, blockDeparture: Double = 0) {
+        rest = Rest(pose: pose, variance: variance, blockDeparture: blockDeparture)
     }
 
     /// The device is no longer resting: stillness must be shown afresh.
@@ -241,6 +329,9 @@ struct StillnessMeter: Equatable, Sendable {
     /// pose, the quantization and the noise floor stay.
     mutating func forgetWindows() {
         hasPrevious = false
+        (earlier0, earlier1, earlier2, earlier3) = (WindowSums(), WindowSums(), WindowSums(), WindowSums())
+        olderMean = nil
+        newerMean = nil
         block = BlockSums()
         longBlock = BlockSums()
         short = BlockWindow()
@@ -320,7 +411,139 @@ struct BlockSums: Equatable, Sendable {
     }
 }
 
-/// The last `capacity` blocks with running totals, so that judging the
+/// What judging a window of blocks takes, as running sums: those of two
+/// windows that follow each other add up to those of the window that spans
+/// both (`merged(after:)`).
+struct WindowSums: Equatable, Sendable {
+    /// Sums over the blocks.
+    var totals = BlockSums()
+    /// Sums of the blocks' `weight`s and `weightedMean`s and of their
+    /// magnitudes' sum^2 / count, and how many blocks have samples.
+    var weights = 0
+    var weightedPitch = 0.0
+    var weightedSinRoll = 0.0
+    var squares = 0.0
+    var magnitudeSquares = 0.0
+    var blocksWithSamples = 0
+    /// How many blocks (with samples or not).
+    var blocks = 0
+
+    @inline(__always)
+    mutating func add(_ b: BlockSums) {
+        totals.count += b.count
+        totals.pitch += b.pitch
+        totals.sinRoll += b.sinRoll
+        totals.differences += b.differences
+        totals.pairs += b.pairs
+        totals.distinct += b.distinct
+        totals.magnitudes.merge(b.magnitudes)
+        totals.end = b.end
+        let w = b.weightedMean
+        weightedPitch += w.pitch
+        weightedSinRoll += w.sinRoll
+        squares += w.square
+        weights += b.weight
+        magnitudeSquares += b.magnitudes.meanSquare
+        if b.count > 0 { blocksWithSamples += 1 }
+        blocks += 1
+    }
+
+    @inline(__always)
+    mutating func remove(_ b: BlockSums) {
+        totals.remove(b)
+        let w = b.weightedMean
+        weightedPitch -= w.pitch
+        weightedSinRoll -= w.sinRoll
+        squares -= w.square
+        weights -= b.weight
+        magnitudeSquares -= b.magnitudes.meanSquare
+        if b.count > 0 { blocksWithSamples -= 1 }
+        blocks -= 1
+    }
+
+    /// The sums of the window made of `earlier` and then this one.
+    func merged(after earlier: WindowSums) -> WindowSums {
+        var m = self
+        m.totals.begin = earlier.totals.begin
+        m.totals.count += earlier.totals.count
+        m.totals.pitch += earlier.totals.pitch
+        m.totals.sinRoll += earlier.totals.sinRoll
+        m.totals.differences += earlier.totals.differences
+        m.totals.pairs += earlier.totals.pairs
+        m.totals.distinct += earlier.totals.distinct
+        m.totals.magnitudes.merge(earlier.totals.magnitudes)
+        m.weights += earlier.weights
+        m.weightedPitch += earlier.weightedPitch
+        m.weightedSinRoll += earlier.weightedSinRoll
+        m.squares += earlier.squares
+        m.magnitudeSquares += earlier.magnitudeSquares
+        m.blocksWithSamples += earlier.blocksWithSamples
+        m.blocks += earlier.blocks
+        return m
+    }
+
+    /// The sway of the window made of `earlier` and then this one, and
+    /// whether its scatter is small enough for it to be still, as
+    /// `merged(after:).judge` would find them (nil where it finds no sway),
+    /// without building the merged sums: asked at every block, while the
+    /// rest of the judgement is needed only when it is quiet.
+    func sway(after earlier: WindowSums, floor: Double, ceiling: Double) -> (
+        sway: StillnessMeter.Sway, quiet: Bool
+    )? {
+        let count = totals.count + earlier.totals.count
+        let withSamples = blocksWithSamples + earlier.blocksWithSamples
+        guard count >= StillnessMeter.samplesPerBlock * (blocks + earlier.blocks), withSamples >= 2 else {
+            return nil
+        }
+        let pairs = totals.pairs + earlier.totals.pairs
+        var variance = floor
+        if pairs > 0 {
+            variance = max(min((totals.differences + earlier.totals.differences) / (4 * Double(pairs)), ceiling), floor)
+        }
+        let w = Double(weights + earlier.weights)
+        let pitch = weightedPitch + earlier.weightedPitch
+        let sinRoll = weightedSinRoll + earlier.weightedSinRoll
+        let scatter = squares + earlier.squares - (pitch * pitch + sinRoll * sinRoll) / w
+        let noiseScatter = variance * Double(2 * (withSamples - 1))
+        let sway = StillnessMeter.Sway(
+            excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: earlier.totals.begin)
+        return (sway, scatter <= StillnessMeter.stillRatio * noiseScatter)
+    }
+
+    /// Whether the blocks are still, judged with a noise variance within
+    /// [floor, ceiling], and how much they swayed (nil with too few
+    /// readings or blocks); `origin` is what the sums are relative to.
+    func judge(floor: Double, ceiling: Double, origin: StillnessMeter.Angles) -> (
+        still: StillnessMeter.Still?, sway: StillnessMeter.Sway?
+    ) {
+        let all = totals
+        // Fewer than 3 readings a block (a part sampled below about 9 Hz in
+        // the short window, 2 Hz in the long one) tell sway from noise no
+        // better than chance: nothing is judged still then.
+        guard all.count >= StillnessMeter.samplesPerBlock * blocks else { return (nil, nil) }
+        var variance = floor
+        if all.pairs > 0 { variance = max(min(all.differences / (4 * Double(all.pairs)), ceiling), floor) }
+        let n = Double(all.count)
+        var sway: StillnessMeter.Sway?
+        if blocksWithSamples >= 2 {
+            // sum(w_k |m_k - M|^2) with M the weighted mean: sum(w |m|^2) - |sum(w m)|^2 / sum(w).
+            let w = Double(weights)
+            let scatter = squares - (weightedPitch * weightedPitch + weightedSinRoll * weightedSinRoll) / w
+            let noiseScatter = variance * Double(2 * (blocksWithSamples - 1))
+            sway = StillnessMeter.Sway(excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: all.begin)
+            guard scatter <= StillnessMeter.stillRatio * noiseScatter else { return (nil, sway) }
+            let m = all.magnitudes
+            if m.count > 0 {
+                let spread = (magnitudeSquares - m.sum * m.sum / Double(m.count)) / Double(m.count)
+                guard spread <= StillnessMeter.carriedVariance else { return (nil, sway) }
+            }
+        }
+        let pose = StillnessMeter.Angles(pitch: origin.pitch + all.pitch / n, sinRoll: origin.sinRoll + all.sinRoll / n)
+        return (StillnessMeter.Still(since: all.begin, pose: pose, variance: variance), sway)
+    }
+}
+
+/// The last `capacity` blocks with running sums, so that judging the
 /// window costs the same however many samples it holds, and nothing is
 /// allocated.
 struct BlockWindow: Equatable, Sendable {
@@ -328,19 +551,11 @@ struct BlockWindow: Equatable, Sendable {
     private var b0 = BlockSums(), b1 = BlockSums(), b2 = BlockSums(), b3 = BlockSums()
     /// The slot the next block goes into (the oldest one once full).
     private var next = 0
-    private var held = 0
     /// Sums over the blocks held.
-    private(set) var totals = BlockSums()
-    /// Sums of the blocks' `weight`s and `weightedMean`s and of their
-    /// magnitudes' sum^2 / count, and how many blocks have samples.
-    private var weights = 0
-    private var weightedPitch = 0.0
-    private var weightedSinRoll = 0.0
-    private var squares = 0.0
-    private var magnitudeSquares = 0.0
-    private var blocksWithSamples = 0
+    private(set) var sums = WindowSums()
 
-    var isFull: Bool { held == Self.capacity }
+    var isFull: Bool { sums.blocks == Self.capacity }
+    var totals: BlockSums { sums.totals }
 
     private subscript(slot: Int) -> BlockSums {
         get {
@@ -362,68 +577,19 @@ struct BlockWindow: Equatable, Sendable {
     }
 
     mutating func push(_ b: BlockSums) {
-        if held == Self.capacity {
-            let old = self[next]
-            totals.remove(old)
-            let w = old.weightedMean
-            weightedPitch -= w.pitch
-            weightedSinRoll -= w.sinRoll
-            squares -= w.square
-            weights -= old.weight
-            magnitudeSquares -= old.magnitudes.meanSquare
-            if old.count > 0 { blocksWithSamples -= 1 }
-        } else {
-            held += 1
-        }
+        if isFull { sums.remove(self[next]) }
         self[next] = b
         next = next == Self.capacity - 1 ? 0 : next + 1
-        totals.count += b.count
-        totals.pitch += b.pitch
-        totals.sinRoll += b.sinRoll
-        totals.differences += b.differences
-        totals.pairs += b.pairs
-        totals.distinct += b.distinct
-        totals.magnitudes.merge(b.magnitudes)
-        totals.begin = held == Self.capacity ? self[next].begin : b0.begin  // the oldest block's
-        totals.end = b.end
-        let w = b.weightedMean
-        weightedPitch += w.pitch
-        weightedSinRoll += w.sinRoll
-        squares += w.square
-        weights += b.weight
-        magnitudeSquares += b.magnitudes.meanSquare
-        if b.count > 0 { blocksWithSamples += 1 }
+        sums.add(b)
+        sums.totals.begin = isFull ? self[next].begin : b0.begin  // the oldest block's
     }
 
-    /// Whether the blocks held are still, judged with a noise variance
-    /// within [floor, ceiling]; `origin` is what the sums are relative to.
-    /// (Mutating only so that the window is not copied to judge it.)
-    mutating func stillness(
+    /// `WindowSums.judge` of the blocks held. (Mutating only so that the
+    /// window is not copied to judge it.)
+    mutating func judge(
         floor: Double, ceiling: Double, origin: StillnessMeter.Angles
-    ) -> StillnessMeter.Still? {
-        let all = totals
-        // Fewer than 3 readings a block (a part sampled below about 9 Hz in
-        // the short window, 2 Hz in the long one) tell sway from noise no
-        // better than chance: nothing is judged still then.
-        guard all.count >= StillnessMeter.samplesPerBlock * Self.capacity else { return nil }
-        var variance = floor
-        if all.pairs > 0 { variance = max(min(all.differences / (4 * Double(all.pairs)), ceiling), floor) }
-        let n = Double(all.count)
-        if blocksWithSamples >= 2 {
-            // sum(w_k |m_k - M|^2) with M the weighted mean: sum(w |m|^2) - |sum(w m)|^2 / sum(w).
-            let w = Double(weights)
-            let scatter = squares - (weightedPitch * weightedPitch + weightedSinRoll * weightedSinRoll) / w
-            guard scatter <= StillnessMeter.stillRatio * variance * Double(2 * (blocksWithSamples - 1)) else {
-                return nil
-            }
-            let m = all.magnitudes
-            if m.count > 0 {
-                let spread = (magnitudeSquares - m.sum * m.sum / Double(m.count)) / Double(m.count)
-                guard spread <= StillnessMeter.carriedVariance else { return nil }
-            }
-        }
-        let pose = StillnessMeter.Angles(pitch: origin.pitch + all.pitch / n, sinRoll: origin.sinRoll + all.sinRoll / n)
-        return StillnessMeter.Still(since: all.begin, pose: pose, variance: variance)
+    ) -> (still: StillnessMeter.Still?, sway: StillnessMeter.Sway?) {
+        sums.judge(floor: floor, ceiling: ceiling, origin: origin)
     }
 }
 

@@ -116,6 +116,54 @@ import Testing
         #expect(verdicts.allSatisfy { $0.verdict.shortStill == nil })
     }
 
+    /// The medium window is the short one and the four blocks before it:
+    /// judged from the eighth block on, still on a table, and its sway is
+    /// the scatter of eight block means; a hand's sway shows in it more
+    /// than in the short one.
+    @Test func theMediumWindowSpansEightBlocks() {
+        var meter = StillnessMeter()
+        let table = feed(&meter, seconds: 10, rate: 50, noise: 0.003)
+        let firstMedium = table.first { $0.verdict.mediumSway != nil }
+        #expect(firstMedium != nil && firstMedium!.time > 7 * StillnessMeter.blockSeconds)
+        #expect(firstMedium!.time < 9 * StillnessMeter.blockSeconds)
+        let judged = table.filter { $0.verdict.mediumSway != nil }
+        #expect(Double(judged.filter { $0.verdict.mediumStill != nil }.count) >= 0.97 * Double(judged.count))
+        if let still = judged.last?.verdict.mediumStill, let time = judged.last?.time {
+            #expect(abs(time - still.since - 8 * StillnessMeter.blockSeconds) < 0.05)
+        }
+        let hand = Hand.typical
+        var held = StillnessMeter()
+        let swaying = feed(
+            &held, seconds: 30, rate: 50, noise: 0.003,
+            pose: { t in
+                let w = hand.wobble(at: t)
+                return (0.5 + w.pitch / 57.3, sin(w.roll / 57.3))
+            })
+        #expect(swaying.allSatisfy { $0.verdict.mediumStill == nil })
+        let short = swaying.compactMap { $0.verdict.shortSway.map { $0.excess / $0.noise } }.sorted()
+        let medium = swaying.compactMap { $0.verdict.mediumSway.map { $0.excess / $0.noise } }.sorted()
+        #expect(medium[medium.count / 4] > 1.3 * short[short.count / 4], "the quieter quarter stands out more")
+    }
+
+    /// A turn is 3 degrees between the means of a block and the block
+    /// before the previous one: a hand's tilt or a put-down, not its sway.
+    @Test func aTurnIsATiltNotASway() {
+        let hand = Hand.typical
+        var meter = StillnessMeter()
+        let swaying = feed(
+            &meter, seconds: 20, rate: 50, noise: 0.003,
+            pose: { t in
+                let w = hand.wobble(at: t)
+                return (0.5 + w.pitch / 57.3, sin(w.roll / 57.3))
+            })
+        #expect(swaying.allSatisfy { !$0.verdict.turned })
+        var tilted = StillnessMeter()
+        let tilt = feed(
+            &tilted, seconds: 6, rate: 50, noise: 0.003, pose: { t in (0.5 + ease(t, 2, 3) * 10 / 57.3, 0) })
+        let turns = tilt.filter(\.verdict.turned).map(\.time)
+        #expect(!turns.isEmpty && turns.allSatisfy { $0 > 2 && $0 < 3.8 }, "\(turns)")
+    }
+
     @Test func restingItDepartsOnAMovementAndNotOnNoise() {
         var meter = StillnessMeter()
         let verdicts = feed(&meter, seconds: 3, rate: 50, noise: 0.003)

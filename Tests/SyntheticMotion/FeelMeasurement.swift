@@ -36,9 +36,14 @@ public struct FeelMeasurement: Equatable, Sendable {
     public var hiResUnits: Int
     public var tilts: [Tilt]
     public var holds: [Hold]
-    /// Per touchdown: from the touchdown to the last frame that moved while
-    /// it lay there (0 when nothing moved).
+    /// Per touchdown: from the touchdown (the hand lets go, the surface
+    /// takes the device) to the last frame that moved while it lay there (0
+    /// when nothing moved).
     public var restStops: [Double]
+    /// Per pick-up (`FeelScenario.pickUps`): from the lift to the last frame
+    /// that moved before a deliberate tilt left the dead zone or the device
+    /// was put down again (0 when none did): how long it scrolled on its own.
+    public var pickUpScrolls: [Double]
 
     public init(
         frames: [(time: Double, frame: ScrollFrame)], scenario: FeelScenario, settings: ScrollSettings
@@ -75,6 +80,13 @@ public struct FeelMeasurement: Equatable, Sendable {
             let pickUp = keyframes.first { $0.time > down && $0.holder == .hand }?.time ?? end
             let last = moving.last { $0.time >= down && $0.time < pickUp }
             return last.map { $0.time - down } ?? 0
+        }
+        let touchdowns = scenario.touchdowns
+        pickUpScrolls = scenario.pickUps.map { lift in
+            let next = min(
+                episodes.first { $0.exit > lift }?.exit ?? end, touchdowns.first { $0 > lift } ?? end)
+            let last = moving.last { $0.time >= lift && $0.time < next }
+            return last.map { $0.time - lift } ?? 0
         }
     }
 }

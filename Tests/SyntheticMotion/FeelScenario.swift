@@ -55,7 +55,9 @@ public struct FeelScenario: Sendable {
     /// Deliberate tilts: when the intended pose leaves and re-enters the
     /// dead zone around the reading pose while a hand holds it throughout
     /// (1 ms resolution). A put-down leaves the dead zone too, but the device
-    /// ends on a surface: that is no deliberate tilt.
+    /// ends on a surface: that is no deliberate tilt; nor is a pick-up to a
+    /// new angle (it leaves the dead zone within 1.5 s of the lift, and the
+    /// pose the hand settles at is the neutral one).
     public func tiltEpisodes(deadZoneDegrees: Double) -> [(exit: Double, reentry: Double?)] {
         var episodes: [(exit: Double, reentry: Double?)] = []
         var exit: Double?
@@ -69,10 +71,18 @@ public struct FeelScenario: Sendable {
                 exit = t
             } else if !out, let start = exit {
                 exit = nil
-                if !touchdowns.contains(where: { $0 >= start && $0 <= t }) { episodes.append((start, t)) }
+                if !touchdowns.contains(where: { $0 >= start && $0 <= t }),
+                    !pickUps.contains(where: { start >= $0 && start <= $0 + 1.5 })
+                {
+                    episodes.append((start, t))
+                }
             }
         }
-        if let start = exit, !touchdowns.contains(where: { $0 >= start }) { episodes.append((start, nil)) }
+        if let start = exit, !touchdowns.contains(where: { $0 >= start }),
+            !pickUps.contains(where: { start >= $0 && start <= $0 + 1.5 })
+        {
+            episodes.append((start, nil))
+        }
         return episodes
     }
 
@@ -148,26 +158,86 @@ extension FeelScenario {
     public static let putDownOnDock = putDown(
         "put-down-dock", on: "in a keyboard dock, typing", at: 20, carriage: .typing)
 
-    /// Read at 35, put down at `restPitch` (flat by default), picked up at
-    /// `lift` (12 s later by default) and held at `pitch`.
+    /// Reading at 35 degrees (or held at `from`, tilted there at 2 s), then,
+    /// at `start`, turned onto a surface at `restPitch` over `seconds` by a
+    /// hand that neither lowers it nor lets it knock (no carry, no jolt: a
+    /// pure rotation, `MotionScript.Keyframe.carried`), and left there for
+    /// 20 s. The hand lets go when it arrives (`touchdowns`); from 2 s after
+    /// that nothing may move.
+    public static func putDownGently(
+        _ name: String, _ what: String, from: Double = 35, to restPitch: Double, over seconds: Double,
+        start: Double = 8, carriage: Carriage? = nil
+    ) -> FeelScenario {
+        var frames = [held(0, 35), held(2, 35)]
+        if from != 35 { frames.append(held(2.5, from)) }
+        let arrival = start + seconds
+        frames += [
+            held(start, from), MotionScript.Keyframe(arrival, pitch: restPitch, .surface, carried: false),
+            lying(arrival + 20, restPitch),
+        ]
+        return FeelScenario(
+            name,
+            "read at 35\(from != 35 ? ", tilt to \(from) at 2 s" : ""), \(what) (pitch \(restPitch))"
+                + " over \(seconds) s from \(start) s without a jolt, left for 20 s",
+            script: MotionScript(frames, carriage: carriage.map { [(arrival...(arrival + 20), $0)] } ?? []),
+            readingPitch: 35, unwanted: [(arrival + 2)...Double.infinity])
+    }
+
+    /// Laid back slowly from the reading angle to flat on a table.
+    public static let putDownFlatSlowly = putDownGently(
+        "gentle-flat-slow", "laid back onto a table", to: 90, over: 2.5)
+    /// Laid back quickly to flat.
+    public static let putDownFlatQuickly = putDownGently(
+        "gentle-flat-fast", "laid back onto a table", to: 90, over: 0.6)
+    /// Tipped back 10 degrees onto a stand, slowly and quickly.
+    public static let tipOntoStandSlowly = putDownGently(
+        "gentle-stand-slow", "tipped back onto a stand", to: 45, over: 1.5)
+    public static let tipOntoStandQuickly = putDownGently(
+        "gentle-stand-fast", "tipped back onto a stand", to: 45, over: 0.4)
+    /// Scrolling at 47 (12 degrees away), then let go where it is: a
+    /// stand takes it at that very pose, nothing turns, only the hand's
+    /// sway and tremor stop.
+    public static let letGoOnStand = putDownGently(
+        "gentle-stand-still", "let go onto a stand where it is", from: 47, to: 47, over: 0.01)
+    /// Into a keyboard dock 10 degrees towards the user, gently, then typing.
+    public static let intoDockGently = putDownGently(
+        "gentle-dock", "set into a keyboard dock, typing", to: 25, over: 0.8, carriage: .typing)
+
+    /// The gentle put-downs, for the property tests and the report.
+    public static let gentlePutDowns: [FeelScenario] = [
+        putDownFlatSlowly, putDownFlatQuickly, tipOntoStandSlowly, tipOntoStandQuickly, letGoOnStand, intoDockGently,
+    ]
+
+    /// Read at 35, put down at `restPitch` (flat by default) at `putDown`,
+    /// picked up at `lift` and held at `pitch`. `gently`: put down and
+    /// picked up without a jolt (turned onto the surface over 1.2 s and off
+    /// it, `MotionScript.Keyframe.carried`); then what scrolls while the
+    /// hand takes it is not counted as unwanted for 1.5 s from the lift (it
+    /// must not scroll on its own after that).
     public static func pickUp(
-        _ name: String, to pitch: Double, thenTilt: Bool, lift: Double = 15, restPitch: Double = 90
+        _ name: String, to pitch: Double, thenTilt: Bool, putDown: Double = 3, lift: Double = 15,
+        restPitch: Double = 90, gently: Bool = false
     ) -> FeelScenario {
         let holdEnd = lift + 5
+        let arrival = putDown + (gently ? 1.2 : 0.7)
         var frames = [
-            held(0, 35), held(3, 35), lying(3.7, restPitch), held(lift, restPitch), held(lift + 0.8, pitch),
+            held(0, 35), held(putDown, 35),
+            MotionScript.Keyframe(arrival, pitch: restPitch, .surface, carried: !gently),
+            MotionScript.Keyframe(lift, pitch: restPitch, carried: !gently), held(lift + 0.8, pitch),
             held(holdEnd, pitch),
         ]
         if thenTilt {
             frames += [held(holdEnd + 0.5, pitch + 12), held(holdEnd + 4, pitch + 12), held(holdEnd + 4.5, pitch)]
         }
         frames.append(held(frames.last!.time + 4, pitch))
+        let end = thenTilt ? holdEnd : Double.infinity
         return FeelScenario(
             name,
-            "read at 35, put down at \(restPitch) at 3 s, picked up at \(lift) s and held at \(pitch)"
-                + (thenTilt ? ", tilted 12 deg away at \(holdEnd) s" : ""),
+            "read at 35, put down at \(restPitch) at \(putDown) s, picked up at \(lift) s and held at \(pitch)"
+                + (thenTilt ? ", tilted 12 deg away at \(holdEnd) s" : "") + (gently ? ", no jolt" : ""),
             script: MotionScript(frames), readingPitch: 35,
-            unwanted: [(3.7 + 2)...(thenTilt ? holdEnd : Double.infinity)])
+            unwanted: gently ? [(arrival + 2)...lift, (lift + 1.5)...end] : [(arrival + 2)...end],
+            rezero: (lift + 0.8, pitch))
     }
 
     /// Read at 35, put down flat, picked up at 15 s at the old angle and,
@@ -184,6 +254,13 @@ extension FeelScenario {
 
     public static let pickUpAtNewAngle = pickUp("pick-up-new-angle", to: 55, thenTilt: false)
     public static let pickUpAtOldAngle = pickUp("pick-up-old-angle", to: 35, thenTilt: true)
+    /// Set on a stand at nearly the reading angle (37, inside the dead
+    /// zone) after reading for 8 s, taken up again without a jolt at 20 s,
+    /// held at 49 and tilted 12 further: the pose it settles at is neutral
+    /// (before issue 20, a departure without a carry from a rest pose
+    /// inside the dead zone kept the old neutral, and 49 scrolled).
+    public static let pickUpGently = pickUp(
+        "gentle-pick-up", to: 49, thenTilt: true, putDown: 8, lift: 20, restPitch: 37, gently: true)
 
     /// 6 degrees over a minute.
     public static let slowSlump = FeelScenario(
@@ -222,8 +299,10 @@ extension FeelScenario {
         readingPitch: 30, unwanted: [(6 + 1.0 / 60)...10.9], rezero: (8, 38))
 
     /// Every scenario, in the feel report's order.
-    public static let all: [FeelScenario] = [
-        tiltAway12, tiltToward8, tiltAway20Fast, tiltAway10Slow, hold30s, putDownFlat, putDownOnStand, putDownOnDock,
-        pickUpAtNewAngle, pickUpAtOldAngle, pickUpAndTilt, slowSlump, walking, walkingWithTilt, riding, touchAndScroll,
-    ]
+    public static let all: [FeelScenario] =
+        [tiltAway12, tiltToward8, tiltAway20Fast, tiltAway10Slow, hold30s, putDownFlat, putDownOnStand, putDownOnDock]
+        + gentlePutDowns + [
+            pickUpAtNewAngle, pickUpAtOldAngle, pickUpAndTilt, pickUpGently, slowSlump, walking, walkingWithTilt,
+            riding, touchAndScroll,
+        ]
 }

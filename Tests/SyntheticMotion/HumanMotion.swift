@@ -117,6 +117,11 @@ public enum Carriage: Equatable, Sendable {
 /// carriage). Coming to rest on a surface after a hand adds a touchdown
 /// (a 0.3 g, 25 Hz knock dying out in 40 ms) and lets the hand's wobble
 /// settle out within 0.15 s; a hand taking over fades its wobble in over 0.3 s.
+/// The hand segment before a surface lowers the device by 0.2 m, the one
+/// after a surface lifts it as much (`carryG`), unless the keyframe where
+/// the holder changes is not `carried`: then the hand only turns it
+/// onto the surface or off it (a pure rotation, as it is laid back onto a
+/// table or tipped onto a stand), and the surface takes it without a knock.
 public struct MotionScript: Sendable {
     public enum Holder: Equatable, Sendable {
         case hand
@@ -128,12 +133,17 @@ public struct MotionScript: Sendable {
         public var pitch: Double
         public var roll: Double
         public var holder: Holder
+        /// Where the holder changes here (a hand to a surface or back):
+        /// whether the device is carried down or up on the way and knocks
+        /// on arrival (true), or only turned, without a jolt (false).
+        public var carried: Bool
 
-        public init(_ time: Double, pitch: Double, roll: Double = 0, _ holder: Holder = .hand) {
+        public init(_ time: Double, pitch: Double, roll: Double = 0, _ holder: Holder = .hand, carried: Bool = true) {
             self.time = time
             self.pitch = pitch
             self.roll = roll
             self.holder = holder
+            self.carried = carried
         }
     }
 
@@ -204,12 +214,12 @@ public struct MotionScript: Sendable {
     /// Whether a contact is on the screen at `time`.
     public func isTouched(at time: Double) -> Bool { contacts.contains { $0.contains(time) } }
 
-    /// Since when the current holder has held the device (the start of its
-    /// run of keyframes), or nil if it has from the start.
-    private func heldSince(_ i: Int) -> Double? {
+    /// The keyframe where the current holder took the device (the start of
+    /// its run of keyframes), or nil if it has held it from the start.
+    private func takenOver(_ i: Int) -> MotionScript.Keyframe? {
         var j = i
         while j > 0, keyframes[j - 1].holder == keyframes[i].holder { j -= 1 }
-        return j == 0 ? nil : keyframes[j].time
+        return j == 0 ? nil : keyframes[j]
     }
 
     /// The acceleration an ideal (noise-free) accelerometer reads at `time`,
@@ -219,21 +229,21 @@ public struct MotionScript: Sendable {
         var verticalG = 0.0
         var foreAftG = 0.0
         let i = segment(at: time)
-        let since = heldSince(i)
+        let taken = takenOver(i)
         verticalG += carryG(segment: i, at: time)
         switch keyframes[i].holder {
         case .hand:
-            let weight = since.map { ease(time, $0, $0 + 0.3) } ?? 1
+            let weight = taken.map { ease(time, $0.time, $0.time + 0.3) } ?? 1
             let w = hand.wobble(at: time)
             pose.pitch += weight * w.pitch
             pose.roll += weight * w.roll
         case .surface:
-            if let down = since {
+            if let down = taken {
                 let w = hand.wobble(at: time)
-                let weight = 1 - ease(time, down, down + 0.15)
+                let weight = 1 - ease(time, down.time, down.time + 0.15)
                 pose.pitch += weight * w.pitch
                 pose.roll += weight * w.roll
-                verticalG += Self.dampedSine(time - down, 0.3, 17, 0.04)
+                if down.carried { verticalG += Self.dampedSine(time - down.time, 0.3, 17, 0.04) }
             }
         }
         for (range, kind) in carriage where range.contains(time) {
@@ -274,8 +284,8 @@ public struct MotionScript: Sendable {
     /// after one), in g: the second derivative of 0.2 m times the ease.
     private func carryG(segment i: Int, at time: Double) -> Double {
         guard keyframes[i].holder == .hand, i + 1 < keyframes.count else { return 0 }
-        let lowering = keyframes[i + 1].holder == .surface
-        let lifting = i > 0 && keyframes[i - 1].holder == .surface
+        let lowering = keyframes[i + 1].holder == .surface && keyframes[i + 1].carried
+        let lifting = i > 0 && keyframes[i - 1].holder == .surface && keyframes[i].carried
         guard lowering || lifting else { return 0 }
         let t0 = keyframes[i].time
         let span = keyframes[i + 1].time - t0

@@ -1,5 +1,3 @@
-import TiltScrollCommon
-
 /// The storage format of one element of a buffered scan, as the kernel
 /// prints it in `scan_elements/*_type` (Documentation/ABI/testing/sysfs-bus-iio):
 ///

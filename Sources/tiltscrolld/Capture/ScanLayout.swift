@@ -1,5 +1,3 @@
-import TiltScrollCommon
-
 /// One enabled channel of a buffered device, as `scan_elements` describes it.
 struct ScanChannel: Equatable, Sendable {
     /// The attribute prefix, e.g. `in_accel_x` or `in_timestamp`.

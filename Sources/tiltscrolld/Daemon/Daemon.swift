@@ -396,6 +396,10 @@ final class Daemon {
         }
         hasActivatedBefore = true
         step(.opened(session), now: now)
+        // Where the output shows the physics (--dry-run), a new session
+        // starts from the pose taken now; every later change of the intent
+        // is told as it comes (`say(from:to:)`).
+        session.output.note(.intent, at: now) { engine.readout }
     }
 
     /// The saved neutral pose applies to the first activation only.

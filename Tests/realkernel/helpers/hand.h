@@ -46,7 +46,12 @@
  * touchdown, a knock of
  * HAND_KNOCK_G at 20 Hz dying out in 40 ms, and the table hold from then
  * on; a lift holds in the hand from its start. (SyntheticMotion's
- * MotionScript models a put-down the same way, for the physics' own tests.) At most 1.2 deg off the target
+ * MotionScript models a put-down the same way, for the physics' own tests.)
+ * Turned (a put-down or a pick-up without a jolt): the same eased turn to
+ * the pose, the device neither lowered nor lifted and no knock on arrival:
+ * a hand laying it back onto a table or tipping it onto a stand, then
+ * letting go (the table hold from the arrival), or taking it up off one
+ * (in the hand from the start). At most 1.2 deg off the target
  * in pitch, so the excursion between two moments stays under 2.5 deg:
  * inside the daemon's 4 degree dead zone at rest.
  *
@@ -68,6 +73,9 @@
  *                               (lowered onto a surface, then table; or
  *                                lifted off it, in the hand; turned to the
  *                                pose on the way: see above)
+ *   SEQ turn down|up SECONDS PITCH ROLL
+ *                               (as carry, turned only: no lowering or
+ *                                lifting, no knock)
  *   SEQ raw X Y Z               (exactly these raw values, as fixed)
  * The answer is "SEQ X Y Z", the raw values of the target without motion or
  * noise (what a fixed hold stores), or "SEQ error WHY". SEQ is any word.
@@ -232,8 +240,10 @@ struct hand {
 	long raw[3];
 	/* A carry in progress: -1 lowering, +1 lifting, 0 none; its start and
 	 * span (CLOCK_MONOTONIC seconds), the pose it turns from (to the
-	 * target); the last touchdown (or -1). */
+	 * target); the last touchdown (or -1). A turn is a carry that only
+	 * turns the device (`turning`): no acceleration, no knock. */
 	int carry;
+	bool turning;
 	double carry_start, carry_span, carry_pitch, carry_roll, touchdown;
 };
 
@@ -283,10 +293,11 @@ static double hand_carry_g(struct hand *h, double now, double *pitch, double *ro
 		if (x >= 1) {
 			if (h->carry < 0) {
 				h->hold = HOLD_TABLE;
-				h->touchdown = h->carry_start + h->carry_span;
+				if (!h->turning)
+					h->touchdown = h->carry_start + h->carry_span;
 			}
 			h->carry = 0;
-		} else if (x >= 0) {
+		} else if (x >= 0 && !h->turning) {
 			double a = HAND_CARRY_METRES * HAND_PI * HAND_PI * cos(HAND_PI * x) /
 				   (2 * h->carry_span * h->carry_span) / HAND_G;
 			/* Lowering: lighter as it sets off downwards, heavier as it stops. */
@@ -411,7 +422,8 @@ static bool hand_apply(struct hand_control *c, struct hand *h, char *line, char 
 		h->carry = 0;
 		return true;
 	}
-	if ((n == 4 || n == 6) && strcmp(words[1], "carry") == 0 &&
+	bool turn = strcmp(words[1], "turn") == 0;
+	if ((((n == 4 || n == 6) && strcmp(words[1], "carry") == 0) || (n == 6 && turn)) &&
 	    (strcmp(words[2], "down") == 0 || strcmp(words[2], "up") == 0)) {
 		for (int i = 0; i < n - 3; i++) {
 			v[i] = strtod(words[3 + i], &end);
@@ -431,6 +443,7 @@ static bool hand_apply(struct hand_control *c, struct hand *h, char *line, char 
 			hand_control_answer(c, seq, "error only a pose held in a hand or lying on a table is carried");
 			return false;
 		}
+		h->turning = turn;
 		if (h->carry > 0)
 			h->hold = HOLD_HAND;
 		h->carry_start = monotonic_seconds();
@@ -459,7 +472,7 @@ static bool hand_apply(struct hand_control *c, struct hand *h, char *line, char 
 	}
 	hand_control_answer(c, seq,
 			    "error unknown command (pose HOLD PITCH ROLL M*9 | hold HOLD | raw X Y Z | "
-			    "carry down|up SECONDS [PITCH ROLL])");
+			    "carry down|up SECONDS [PITCH ROLL] | turn down|up SECONDS PITCH ROLL)");
 	return false;
 }
 

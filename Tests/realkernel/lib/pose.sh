@@ -204,6 +204,29 @@ pick_up() {
 	sleep "$POSE_CARRY_SECONDS"
 }
 
+# lay_down DEVICE SECONDS PITCH [ROLL]: the hand turns the device onto a
+# surface at PITCH over SECONDS without lowering it, nothing knocks, and it
+# lets go as the device arrives (helpers/hand.h, "Turned": a put-down
+# without a jolt); it lies still there from then on. Returns at the arrival.
+lay_down() {
+	pose_send "$1" turn down "$2" "$3" "${4:-0}"
+	# shellcheck disable=SC2034 # for the caller
+	POSE_LAST_RAW="$POSE_ANSWER"
+	POSE_HOLD_OF[$1]=table
+	sleep "$2"
+}
+
+# take_up DEVICE SECONDS PITCH [ROLL]: a hand takes the device off its
+# surface without lifting it, turning it to PITCH over SECONDS, and holds it
+# there. Returns when the turn is over.
+take_up() {
+	POSE_HOLD_OF[$1]=hand
+	pose_send "$1" turn up "$2" "$3" "${4:-0}"
+	# shellcheck disable=SC2034 # for the caller
+	POSE_LAST_RAW="$POSE_ANSWER"
+	sleep "$2"
+}
+
 # pose_timeline DEVICE KEYFRAMES STEP: "MICROSECONDS X Y Z" raw readings
 # every STEP seconds, the pitch interpolated linearly between KEYFRAMES
 # ("t:pitch t:pitch ...", times ascending) plus a slight tremor of its own

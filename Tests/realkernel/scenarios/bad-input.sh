@@ -6,7 +6,7 @@
 #     fails): scrolling stops at once and stays stopped, the daemon keeps
 #     running and says so in its status (waiting for its sensor, naming the
 #     failure), and SIGTERM still stops it cleanly.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

@@ -4,7 +4,7 @@
 # in 32-bit slots, a timestamp channel. The tilt contract of lib/contract.sh
 # in Mode=buffer, with the buffer enabled while the daemon runs and the
 # buffer, channels, trigger and sampling frequency restored after SIGTERM.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

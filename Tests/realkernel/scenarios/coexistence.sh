@@ -14,7 +14,7 @@
 # First, before any of that: another process has /dev/iio:deviceN open with
 # the buffer not enabled yet, so opening it fails with EBUSY: Mode=buffer
 # polls instead, scrolls, and leaves every setting as it was.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

@@ -6,7 +6,7 @@
 # reports as POSITIVE vertical v120; tilting towards the user, negative. The
 # values must be hi-res (not whole detents) and add up to exactly what the
 # device sent in each phase, as read by evread at the same time.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

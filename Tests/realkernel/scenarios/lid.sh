@@ -19,7 +19,7 @@
 #   - PauseWhenLidClosed=no (SIGHUP): the switch's node is let go of, and
 #     closing the lid changes nothing: held there, it scrolls on.
 #   - SIGTERM: exit 0, the settings as before.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

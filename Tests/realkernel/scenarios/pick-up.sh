@@ -11,7 +11,7 @@
 #     once: a tilt 12 away 0.5 s after the lift scrolls within 1.5 s.
 # Put down and picked up the way a hand does it (lib/pose.sh: lowered or
 # lifted 0.2 m, turned on the way).
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

@@ -2,7 +2,7 @@
 # poll-da280: the poll path on da280: 14-bit, sysfs only: no buffer and no sampling frequency to
 # change or restore.
 # The tilt contract of lib/contract.sh, on the real driver, in Mode=poll.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

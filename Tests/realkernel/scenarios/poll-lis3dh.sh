@@ -3,7 +3,7 @@
 # sampling_frequency that defaults to 1 Hz (every raw read then sleeps ~2 s, so
 # the daemon must raise it, and restore 1 Hz when it stops); 12-bit.
 # The tilt contract of lib/contract.sh, on the real driver, in Mode=poll.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

@@ -7,7 +7,7 @@
 # than 2 degrees off), and a pose set is in force when set_pose returns;
 # uinput frames written by one process are read back exactly by evread; a
 # uinput tablet-mode switch reports the state it was given.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

@@ -12,7 +12,7 @@
 #     with only those suites (--filter OnTheKernel).
 #   - None is skipped, none fails, and the run counts at least the tests the
 #     bundle lists for them (--list-tests): none was left out.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

@@ -19,7 +19,7 @@
 # Scrolling itself is checked after the first activation; later ones check
 # the device, the silence at the pose of the moment, the sensor's settings
 # and the daemon's sleep.
-# timeout: 150
+# timeout: 300
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

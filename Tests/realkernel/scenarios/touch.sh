@@ -13,7 +13,7 @@
 #   - The daemon has the touchscreen open read-only, its status says
 #     "touched" while the finger is down, and its output never carries the
 #     touch coordinates.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"

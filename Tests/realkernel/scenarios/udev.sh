@@ -7,7 +7,7 @@
 # re-added while the daemon runs: it must reattach by itself (same process)
 # and promptly (it follows udev), apply the matrix to the new device, and not
 # scroll while the sensor is away or when it returns.
-# timeout: 150
+# timeout: 240
 set -eu
 # shellcheck source=lib.sh
 . "$HARNESS_DIR/lib.sh"
