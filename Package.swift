@@ -60,7 +60,17 @@ let package = Package(
         // monitor's records, the PID file.
         .target(
             name: "TiltScrollCommon",
-            dependencies: ["ScrollPhysics", "CUdev", "CLinux", "CSystemd"]
+            dependencies: ["ScrollPhysics", "CUdev", "CLinux", "CSystemd"],
+            swiftSettings: [
+                // The daemon calls into this module every round (file
+                // descriptors, the poller, the snapshot). Without its bodies
+                // the optimizer cannot specialize them: generic code ran
+                // unspecialized and allocated (a coroutine frame per array
+                // read), about 1.6 heap allocations per sample held still
+                // (Benchmarks/daemon-bench). Exclusivity as in tiltscrolld.
+                .unsafeFlags(
+                    ["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
+            ]
         ),
 
         // The daemon: its loop and the parts it drives.

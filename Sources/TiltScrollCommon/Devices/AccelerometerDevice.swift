@@ -29,28 +29,121 @@ package struct CaptureModes: OptionSet, Equatable, CustomStringConvertible {
 
 /// One accelerometer found by discovery. Its strings are the kernel's and
 /// udev's, kept as they came and escaped when shown (`DeviceText`).
+///
+/// A value with its fields in one shared box, copied on write: the daemon
+/// passes the device around every round (its lifecycle's states carry it,
+/// the snapshot names it), and a copy of a dozen strings and enums inline
+/// cost about a thousand instructions each time; a copy of the box is one
+/// reference count.
 package struct AccelerometerDevice: Equatable {
+    /// What discovery found; the box below holds one.
+    private struct Fields: Equatable {
+        /// The name and the syspath, in the form views take them.
+        var identity: SensorIdentity
+        var sysName: DeviceText
+        var deviceNode: DeviceText?
+        var location: SensorLocation
+        var locationSource: SensorLocationSource
+        var mountMatrix: MountMatrix
+        var mountMatrixSource: MountMatrixSource
+        var calibration: AccelCalibration
+        var captureModes: CaptureModes
+        var trigger: BufferTrigger?
+        var problem: CaptureError?
+    }
+
+    private final class Box {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    package init(
+        name: DeviceText, sysfsPath: DeviceText, sysName: DeviceText, deviceNode: DeviceText?,
+        location: SensorLocation, locationSource: SensorLocationSource, mountMatrix: MountMatrix,
+        mountMatrixSource: MountMatrixSource, calibration: AccelCalibration, captureModes: CaptureModes,
+        trigger: BufferTrigger?, problem: CaptureError?
+    ) {
+        box = Box(
+            Fields(
+                identity: SensorIdentity(name: name, path: sysfsPath), sysName: sysName, deviceNode: deviceNode,
+                location: location,
+                locationSource: locationSource, mountMatrix: mountMatrix, mountMatrixSource: mountMatrixSource,
+                calibration: calibration, captureModes: captureModes, trigger: trigger, problem: problem))
+    }
+
+    package static func == (a: AccelerometerDevice, b: AccelerometerDevice) -> Bool {
+        a.box === b.box || a.box.fields == b.box.fields
+    }
+
+    /// The fields to change, the box first copied when another value shares it.
+    private var writable: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            return box
+        }
+    }
+
+    /// The name and the syspath as the daemon's views show them.
+    package var identity: SensorIdentity { box.fields.identity }
     /// The IIO `name` attribute, e.g. `accel_3d`, `kxcj91008`, `lis3dh`.
-    package var name: DeviceText
+    package var name: DeviceText {
+        get { box.fields.identity.name }
+        set { writable.fields.identity = SensorIdentity(name: newValue, path: sysfsPath) }
+    }
     /// The udev syspath, e.g. `/sys/devices/.../iio:device0`.
-    package var sysfsPath: DeviceText
+    package var sysfsPath: DeviceText {
+        get { box.fields.identity.path }
+        set { writable.fields.identity = SensorIdentity(name: name, path: newValue) }
+    }
     /// The kernel's name for it, e.g. `iio:device0`.
-    package var sysName: DeviceText
+    package var sysName: DeviceText {
+        get { box.fields.sysName }
+        set { writable.fields.sysName = newValue }
+    }
     /// `/dev/iio:deviceN` when it exists.
-    package var deviceNode: DeviceText?
-    package var location: SensorLocation
-    package var locationSource: SensorLocationSource
+    package var deviceNode: DeviceText? {
+        get { box.fields.deviceNode }
+        set { writable.fields.deviceNode = newValue }
+    }
+    package var location: SensorLocation {
+        get { box.fields.location }
+        set { writable.fields.location = newValue }
+    }
+    package var locationSource: SensorLocationSource {
+        get { box.fields.locationSource }
+        set { writable.fields.locationSource = newValue }
+    }
     /// The matrix that turns sensor axes into display axes, already resolved.
-    package var mountMatrix: MountMatrix
-    package var mountMatrixSource: MountMatrixSource
+    package var mountMatrix: MountMatrix {
+        get { box.fields.mountMatrix }
+        set { writable.fields.mountMatrix = newValue }
+    }
+    package var mountMatrixSource: MountMatrixSource {
+        get { box.fields.mountMatrixSource }
+        set { writable.fields.mountMatrixSource = newValue }
+    }
     /// Per-axis scale and offset as discovered (re-read when a capture opens).
-    package var calibration: AccelCalibration
-    package var captureModes: CaptureModes
+    package var calibration: AccelCalibration {
+        get { box.fields.calibration }
+        set { writable.fields.calibration = newValue }
+    }
+    package var captureModes: CaptureModes {
+        get { box.fields.captureModes }
+        set { writable.fields.captureModes = newValue }
+    }
     /// The trigger buffered capture would use; nil when the device has no buffer.
-    package var trigger: BufferTrigger?
+    package var trigger: BufferTrigger? {
+        get { box.fields.trigger }
+        set { writable.fields.trigger = newValue }
+    }
     /// Why the device cannot be used as it is (a malformed mount matrix,
     /// scale or offset); it is still listed so the user can see and fix it.
-    package var problem: CaptureError?
+    package var problem: CaptureError? {
+        get { box.fields.problem }
+        set { writable.fields.problem = newValue }
+    }
 
     package var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath.unescaped) }
 

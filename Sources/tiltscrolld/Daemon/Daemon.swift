@@ -716,22 +716,34 @@ final class Daemon {
     private func followPosture(now: Double) {
         let needed =
             hingeTellsTabletMode && PostureWatch.isNeeded(lifecycle.activation, publishing: publishesTabletMode)
-        posture.follow(needed: needed, ownDisplay: needed && isOff, settings: configuration.device, now: now)
+        followHinge(needed: needed, now: now)
+        // After the watch followed: a capture that failed to open means the hinge no longer tells.
         let tells = hingeTellsTabletMode
-        let (state, source): (Bool?, TabletModeSource) =
-            if let state = switches.tabletMode { (state, .switch) } else if tells { (posture.tabletMode, .hinge) } else
-            {
-                (nil, .none)
-            }
+        let state: Bool?
+        let source: TabletModeSource
+        if let switchState = switches.tabletMode {
+            (state, source) = (switchState, .switch)
+        } else if tells {
+            (state, source) = (posture.tabletMode, .hinge)
+        } else {
+            (state, source) = (nil, .none)
+        }
         if state != lifecycle.activation.tabletMode || source != lifecycle.activation.tabletModeSource {
             step(.tabletModeChanged(state, from: source), now: now)
             if source == .switch, let state { Log.info(state ? "Tablet mode" : "Laptop mode") }
             // The session whose samples served may be gone: the watch's own capture takes over.
-            posture.follow(
-                needed: needed && tells, ownDisplay: needed && tells && isOff, settings: configuration.device, now: now)
+            followHinge(needed: needed && tells, now: now)
         }
         let pause = lifecycle.activation.pause
         posture.publish(wanted: tells && publishesTabletMode && pause != .sleep, asLaptop: pause == .lidClosed)
+    }
+
+    /// The watch opens what is `needed` and lets go of the rest. Nothing to
+    /// do while it needs and holds nothing, as on most machines: asked every
+    /// round, it is not asked then (nor `[Device]`'s settings copied for it).
+    private func followHinge(needed: Bool, now: Double) {
+        guard needed || posture.holdsAnything else { return }
+        posture.follow(needed: needed, ownDisplay: needed && isOff, settings: configuration.device, now: now)
     }
 
     /// The lifecycle is off: no session, nor one about to open.
@@ -868,20 +880,27 @@ final class Daemon {
     func makeSnapshot() -> DaemonSnapshot {
         let phase: DaemonSnapshot.Phase
         var orientation: ScreenOrientation? = nil
-        switch lifecycle.state {
-        case .off: phase = .off(lifecycle.activation)
-        case .lookingForSensor, .waitingForSensor, .opening, .retrying: phase = .waitingForSensor(lifecycle.failure)
-        case .active(let active):
-            phase = .active(active.session.capture.mode, engine.intentState)
+        if let session = lifecycle.session {
+            // Active, as in most rounds: answered without a copy of the state.
+            phase = .active(session.capture.mode, engine.intentState)
             orientation = engine.orientation
-        case .failed(let failure): phase = .failed(failure)
+        } else {
+            switch lifecycle.state {
+            case .off: phase = .off(lifecycle.activation)
+            case .lookingForSensor, .waitingForSensor, .opening, .retrying:
+                phase = .waitingForSensor(lifecycle.failure)
+            case .failed(let failure): phase = .failed(failure)
+            case .active(let active):
+                phase = .active(active.session.capture.mode, engine.intentState)
+                orientation = engine.orientation
+            }
         }
         return DaemonSnapshot(
-            phase: phase, sensor: lifecycle.sensor.map { SensorIdentity(name: $0.name, path: $0.sysfsPath) },
+            phase: phase, sensor: lifecycle.sensor?.identity,
             controls: persistence.controls, tabletMode: lifecycle.activation.tabletMode,
             tabletModeSource: lifecycle.activation.tabletModeSource,
             baseSensor: lifecycle.activation.tabletModeSource == .hinge
-                ? posture.sensors.map { SensorIdentity(name: $0.base.name, path: $0.base.sysfsPath) } : nil,
+                ? posture.sensors?.base.identity : nil,
             orientation: orientation, configurationProblem: configurationProblem)
     }
 
@@ -890,16 +909,13 @@ final class Daemon {
     /// (one `PropertiesChanged`), the log, `--dry-run`'s intent lines; and
     /// feeds the monitors, by time while a sensor is captured.
     private func publish(now: Double) {
-        let new = makeSnapshot()
-        let changed = new != snapshot
-        if changed {
-            let old = snapshot
-            snapshot = new
-            say(from: old, to: new, now: now)
-            bus?.publish(new)
+        let old = snapshot.update(to: makeSnapshot())
+        if let old {
+            say(from: old, to: snapshot, now: now)
+            bus?.publish(snapshot)
         }
         if !monitors.isEmpty {
-            monitors.writeIfDue(now: now, active: new.isActive, changed: changed) { monitorRecord() }
+            monitors.writeIfDue(now: now, active: snapshot.isActive, changed: old != nil) { monitorRecord() }
         }
     }
 

@@ -182,6 +182,10 @@ final class PostureWatch {
 
     /// Lets go of both captures and forgets the posture.
     func letGo() {
+        // Asked every round while the hinge is not needed: with nothing
+        // held there is nothing to forget (the detector is fed only while
+        // the base is captured, and forgotten when it is let go of).
+        guard base != nil || ownDisplay != nil else { return }
         closeOwnDisplay()
         base?.release()
         base = nil

@@ -26,11 +26,16 @@ protocol LifecycleSensor: Equatable {
 /// event, and carries out what an `Outcome` hands back: a session to let
 /// go, kept settings to restore. Time is passed in.
 ///
+/// A class rather than a value: the daemon asks it several things every
+/// round (the session, the deadline, the state for the snapshot), and each
+/// question put to a value stored in the daemon's class copied the whole
+/// machine first (about 1,300 instructions a round, Benchmarks/daemon-bench).
+///
 /// The retry back-off of a sensor that keeps failing lives here too
 /// (`RetryBackoff`): an attempt counts as a success only once the capture
 /// has delivered samples for `provingTime`, so a sensor that opens and then
 /// fails at once is retried less and less often instead of every second.
-struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
+final class SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
     /// What the active state holds.
     struct Active {
         var sensor: Sensor
@@ -198,7 +203,9 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
     /// Without a udev monitor nothing announces a returning sensor; look again this often.
     static var rescanInterval: Double { 5.0 }
 
-    private(set) var state: State
+    private(set) var state: State {
+        didSet { answers = Answers(state) }
+    }
     private(set) var activation: ActivationInputs
     /// Whether udev announces sensors; without it, `waitingForSensor` rescans.
     let hasDeviceMonitor: Bool
@@ -207,54 +214,68 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
     private(set) var backoff = RetryBackoff()
     /// Until `started`, a failure no retry mends is fatal.
     private var hasStarted = false
+    /// What the loop asks every round, derived from `state` whenever it is
+    /// set: a question put to the state itself copied it each time (its
+    /// payloads through the generic type's value witnesses), ten times a
+    /// round, about a thousand instructions (Benchmarks/daemon-bench).
+    private var answers: Answers
+
+    /// The state's answers to the loop's every-round questions.
+    private struct Answers {
+        var sensor: Sensor?
+        var session: Session?
+        var isProving = false
+        var nextDeadline: Double?
+        var readsHeldUntil: Double?
+
+        init(_ state: State) {
+            sensor = state.sensor
+            switch state {
+            case .active(let active):
+                session = active.session
+                isProving = active.isProving
+                readsHeldUntil = active.readsHeldUntil
+                nextDeadline = active.readsHeldUntil
+            case .retrying(_, let retryAt, _): nextDeadline = retryAt
+            case .waitingForSensor(_, let rescanAt): nextDeadline = rescanAt
+            case .off, .lookingForSensor, .opening, .failed: break
+            }
+        }
+    }
 
     init(activation: ActivationInputs, hasDeviceMonitor: Bool) {
         self.activation = activation
         self.hasDeviceMonitor = hasDeviceMonitor
-        state = activation.isWanted ? .lookingForSensor : .off(remembered: nil)
+        let initial: State = activation.isWanted ? .lookingForSensor : .off(remembered: nil)
+        state = initial
+        answers = Answers(initial)
     }
 
     /// Whether scrolling is wanted now.
     var isWanted: Bool { activation.isWanted }
 
-    var sensor: Sensor? { state.sensor }
+    var sensor: Sensor? { answers.sensor }
 
     /// The open session; nil in every state but `active`.
-    var session: Session? {
-        if case .active(let active) = state { return active.session }
-        return nil
-    }
+    var session: Session? { answers.session }
 
-    var isActive: Bool {
-        if case .active = state { return true }
-        return false
-    }
+    var isActive: Bool { answers.session != nil }
 
     /// The capture is active and has not proven itself yet: the daemon
     /// reports `samplesRead`.
-    var isProving: Bool {
-        if case .active(let active) = state { return active.isProving }
-        return false
-    }
+    var isProving: Bool { answers.isProving }
 
     /// The earliest time the machine needs a `tick`; nil when none.
-    var nextDeadline: Double? {
-        switch state {
-        case .retrying(_, let retryAt, _): retryAt
-        case .waitingForSensor(_, let rescanAt): rescanAt
-        case .active(let active): active.readsHeldUntil
-        default: nil
-        }
-    }
+    var nextDeadline: Double? { answers.nextDeadline }
 
     /// Whether the open capture may be read at `now` (no hold in force).
     func readsAllowed(at now: Double) -> Bool {
-        guard case .active(let active) = state, let hold = active.readsHeldUntil else { return true }
+        guard let hold = answers.readsHeldUntil else { return true }
         return now >= hold
     }
 
     /// Applies `event` at `now`.
-    mutating func handle(_ event: Event, at now: Double) -> Outcome {
+    func handle(_ event: Event, at now: Double) -> Outcome {
         let before = state.name
         var outcome = Outcome()
         var expected = true
@@ -293,7 +314,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
     // captured); one it does not expect is a mistake somewhere, said by the
     // daemon.
 
-    private mutating func handleOff(
+    private func handleOff(
         _ event: Event, remembered: Sensor?, _ now: Double, _ outcome: inout Outcome
     ) -> Bool {
         switch event {
@@ -314,7 +335,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         return true
     }
 
-    private mutating func handleLooking(_ event: Event, _ now: Double, _ outcome: inout Outcome) -> Bool {
+    private func handleLooking(_ event: Event, _ now: Double, _ outcome: inout Outcome) -> Bool {
         switch event {
         case .sensorFound(let found):
             if noteUnusable(found, &outcome) {
@@ -334,7 +355,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         return true
     }
 
-    private mutating func handleWaiting(
+    private func handleWaiting(
         _ event: Event, unusable: Sensor?, rescanAt: Double?, _ now: Double, _ outcome: inout Outcome
     ) -> Bool {
         switch event {
@@ -367,7 +388,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         return true
     }
 
-    private mutating func handleOpening(
+    private func handleOpening(
         _ event: Event, _ sensor: Sensor, kept: Kept?, _ now: Double, _ outcome: inout Outcome
     ) -> Bool {
         switch event {
@@ -399,7 +420,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         return true
     }
 
-    private mutating func handleRetrying(
+    private func handleRetrying(
         _ event: Event, _ sensor: Sensor, retryAt: Double, kept: Kept?, _ now: Double, _ outcome: inout Outcome
     ) -> Bool {
         switch event {
@@ -421,7 +442,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         return true
     }
 
-    private mutating func handleActive(_ event: Event, _ active: Active, _ now: Double, _ outcome: inout Outcome)
+    private func handleActive(_ event: Event, _ active: Active, _ now: Double, _ outcome: inout Outcome)
         -> Bool
     {
         switch event {
@@ -495,7 +516,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
     // MARK: - Helpers of the handlers
 
     /// Turns off when no longer wanted, and starts when wanted again.
-    private mutating func followWish(_ now: Double, _ outcome: inout Outcome) {
+    private func followWish(_ now: Double, _ outcome: inout Outcome) {
         switch state {
         case .failed:
             return
@@ -528,7 +549,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
     /// Records why `found` cannot be used, said once per new reason; true
     /// when it cannot.
     @discardableResult
-    private mutating func noteUnusable(_ found: Sensor, _ outcome: inout Outcome) -> Bool {
+    private func noteUnusable(_ found: Sensor, _ outcome: inout Outcome) -> Bool {
         guard let reason = found.unusableReason else { return false }
         let unusable = CaptureFailure(step: .capture, message: "\(found.name): \(reason)", retryMayMend: false)
         // A rescan finding it unchanged says nothing new.
@@ -537,7 +558,7 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         return true
     }
 
-    private mutating func retry(
+    private func retry(
         _ sensor: Sensor, after failure: CaptureFailure, kept: Kept?, _ now: Double, _ outcome: inout Outcome
     ) {
         self.failure = failure
@@ -546,13 +567,13 @@ struct SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
         if let said { outcome.report = .failure(said) }
     }
 
-    private mutating func enterWaiting(unusable: Sensor?, _ now: Double) {
+    private func enterWaiting(unusable: Sensor?, _ now: Double) {
         state = .waitingForSensor(
             unusable: unusable, rescanAt: hasDeviceMonitor ? nil : now + SensorLifecycle.rescanInterval)
     }
 
     /// Forgets what was learnt about the sensor: its failure and its streak.
-    private mutating func forgetSensor() {
+    private func forgetSensor() {
         failure = nil
         backoff.reset()
     }

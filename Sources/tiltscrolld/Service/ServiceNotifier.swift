@@ -104,6 +104,12 @@ struct ServiceNotifier {
     /// the status quotes device strings and `systemctl status` prints it to
     /// a terminal. Text escaped already stays as it is.
     static func singleLine(_ text: String) -> String {
+        // A status has no line break or tab as a rule: escaped as it is,
+        // without rebuilding it scalar by scalar (a status follows every
+        // change of the hand's intent, several a minute).
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+            return DisplayEscaping.escape(text, limit: DisplayEscaping.lineLimit)
+        }
         let spaced = String(
             String.UnicodeScalarView(
                 text.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\t" ? " " : $0 }))
