@@ -40,15 +40,29 @@ package struct DaemonSnapshot: Equatable {
         return false
     }
 
-    /// Takes `new`'s place when anything differs and returns what was;
-    /// nil when nothing changed. The loop's question every round, asked
-    /// in place: compared from the daemon's module, the synthesized `==`
-    /// went through the conformance's witness with a copy of both
-    /// snapshots (about 1,000 instructions a round, Benchmarks/daemon-bench).
-    package mutating func update(to new: DaemonSnapshot) -> DaemonSnapshot? {
-        guard self != new else { return nil }
+    /// Brings the snapshot up to what the daemon is doing now, given part
+    /// by part: returns the snapshot as it was when any part differs, nil
+    /// when none does. The loop's question every round, and nearly always
+    /// nothing changed: the parts are compared where they stand and nothing
+    /// is built then (a snapshot built, compared and dropped every round
+    /// cost about 950 instructions, Benchmarks/daemon-bench). Every stored
+    /// part is a parameter; `updatingEachPartIsNews` checks each is compared.
+    package mutating func update(
+        phase: Phase, sensor: SensorIdentity?, controls: UserControls, tabletMode: Bool?,
+        tabletModeSource: TabletModeSource, baseSensor: SensorIdentity?, orientation: ScreenOrientation?,
+        configurationProblem: String?
+    ) -> DaemonSnapshot? {
+        if phase == self.phase, sensor == self.sensor, controls == self.controls, tabletMode == self.tabletMode,
+            tabletModeSource == self.tabletModeSource, baseSensor == self.baseSensor,
+            orientation == self.orientation, configurationProblem == self.configurationProblem
+        {
+            return nil
+        }
         let old = self
-        self = new
+        self = DaemonSnapshot(
+            phase: phase, sensor: sensor, controls: controls, tabletMode: tabletMode,
+            tabletModeSource: tabletModeSource, baseSensor: baseSensor, orientation: orientation,
+            configurationProblem: configurationProblem)
         return old
     }
 

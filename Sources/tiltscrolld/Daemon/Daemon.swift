@@ -878,6 +878,14 @@ final class Daemon {
 
     /// What the daemon is doing now.
     func makeSnapshot() -> DaemonSnapshot {
+        var now = snapshot
+        _ = update(&now)
+        return now
+    }
+
+    /// Brings `snapshot` up to what the daemon is doing now; what it was
+    /// when anything changed (`DaemonSnapshot.update`).
+    private func update(_ snapshot: inout DaemonSnapshot) -> DaemonSnapshot? {
         let phase: DaemonSnapshot.Phase
         var orientation: ScreenOrientation? = nil
         if let session = lifecycle.session {
@@ -895,21 +903,20 @@ final class Daemon {
                 orientation = engine.orientation
             }
         }
-        return DaemonSnapshot(
-            phase: phase, sensor: lifecycle.sensor?.identity,
-            controls: persistence.controls, tabletMode: lifecycle.activation.tabletMode,
-            tabletModeSource: lifecycle.activation.tabletModeSource,
-            baseSensor: lifecycle.activation.tabletModeSource == .hinge
-                ? posture.sensors?.base.identity : nil,
-            orientation: orientation, configurationProblem: configurationProblem)
+        let source = lifecycle.activation.tabletModeSource
+        return snapshot.update(
+            phase: phase, sensor: lifecycle.sensor?.identity, controls: persistence.controls,
+            tabletMode: lifecycle.activation.tabletMode, tabletModeSource: source,
+            baseSensor: source == .hinge ? posture.sensors?.base.identity : nil, orientation: orientation,
+            configurationProblem: configurationProblem)
     }
 
-    /// Builds the round's snapshot and, when it differs from the last,
-    /// remakes every view of it: the systemd status, the bus's properties
-    /// (one `PropertiesChanged`), the log, `--dry-run`'s intent lines; and
-    /// feeds the monitors, by time while a sensor is captured.
+    /// Brings the round's snapshot up to date and, when it changed, remakes
+    /// every view of it: the systemd status, the bus's properties (one
+    /// `PropertiesChanged`), the log, `--dry-run`'s intent lines; and feeds
+    /// the monitors, by time while a sensor is captured.
     private func publish(now: Double) {
-        let old = snapshot.update(to: makeSnapshot())
+        let old = update(&snapshot)
         if let old {
             say(from: old, to: snapshot, now: now)
             bus?.publish(snapshot)
