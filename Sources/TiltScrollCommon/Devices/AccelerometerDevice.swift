@@ -68,9 +68,9 @@ package struct AccelerometerDevice: Equatable {
         box = Box(
             Fields(
                 identity: SensorIdentity(name: name, path: sysfsPath), sysName: sysName, deviceNode: deviceNode,
-                location: location,
-                locationSource: locationSource, mountMatrix: mountMatrix, mountMatrixSource: mountMatrixSource,
-                calibration: calibration, captureModes: captureModes, trigger: trigger, problem: problem))
+                location: location, locationSource: locationSource, mountMatrix: mountMatrix,
+                mountMatrixSource: mountMatrixSource, calibration: calibration, captureModes: captureModes,
+                trigger: trigger, problem: problem))
     }
 
     package static func == (a: AccelerometerDevice, b: AccelerometerDevice) -> Bool {
