@@ -217,10 +217,10 @@ final class Daemon {
 
         if poller.isReadable(signalSlot) { readSignals() }
         if let hotplugSlot, poller.isReadable(hotplugSlot) { handleDeviceEvents(now: woke) }
-        if !switches.switches.isEmpty {
-            switches.drainReadable { poller.isReadable($0) }
-            followSwitchStates(now: woke)
-        }
+        // A switch that said something is followed at once, before the
+        // samples; the hinge's part of tablet mode is followed every round
+        // below (`followPosture`).
+        if switches.drainReadable({ poller.isReadable($0) }) { followSwitchStates(now: woke) }
         if !touch.devices.isEmpty {
             touch.drainReadable { poller.isReadable($0) }
             passTouchChanges(now: woke)

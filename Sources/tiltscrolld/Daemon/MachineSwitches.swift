@@ -70,14 +70,18 @@ struct MachineSwitches {
     /// Drains the switches `isReadable` says poll() found readable; one
     /// that fails (unplugged) is closed. Looked up by descriptor, because an
     /// event handled earlier in the round may have changed the list.
-    mutating func drainReadable(_ isReadable: (FileDescriptor) -> Bool) {
+    /// Returns whether any was readable: otherwise no state changed.
+    mutating func drainReadable(_ isReadable: (FileDescriptor) -> Bool) -> Bool {
+        var any = false
         for index in switches.indices.reversed() where isReadable(switches[index].descriptor) {
+            any = true
             do {
                 _ = try switches[index].drain()
             } catch {
                 switches.remove(at: index).close()
             }
         }
+        return any
     }
 
     mutating func closeAll() {
