@@ -25,6 +25,22 @@ hold() {
 	HOLD_TO="$(now)"
 }
 
+# expect_rest_after WHAT SINCE EVENT WITHIN LIE: the device lies there
+# (the behaviour under test) WITHIN + LIE seconds after SINCE, when EVENT
+# happened ("coming to rest", "the hand let go"); logs when the last frame
+# came, then expects no frame from WITHIN seconds after SINCE on.
+expect_rest_after() {
+	local what="$1" since="$2" event="$3" within="$4" last
+	sleep "$(fadd "$within" "$5")"
+	last="$(awk -v a="$(fadd "$since" -5)" '$1 == "frame" && $2 >= a { t = $2 } END { print t }' "$FRAMES")"
+	if [ -n "$last" ]; then
+		log "$what: last frame $(awk -v a="$last" -v b="$since" 'BEGIN { printf "%.2f", a - b }') s after $event"
+	else
+		log "$what: no frame from 5 s before $event on"
+	fi
+	expect_silence "$what, from $within s after $event" "$(fadd "$since" "$within")" "$(now)"
+}
+
 # expect_silence WHAT FROM TO: no frame in the window.
 expect_silence() {
 	local n

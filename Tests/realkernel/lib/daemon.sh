@@ -26,6 +26,23 @@ SCROLLING_OFF='^Scrolling off: '
 # shellcheck disable=SC2034 # for the scenarios
 WAITING_FOR_SENSOR='(; trying again|^Waiting for an accelerometer)$'
 
+# system_bus_start [--policy]: a system D-Bus in the guest (dbus-daemon
+# --system), its log in $RUN_DIR/dbus.log and its process $DBUS_PID; with
+# --policy the project's bus policy is installed first, so that the daemon
+# may own its name. Returns once the bus's socket exists.
+system_bus_start() {
+	if [ "${1:-}" = --policy ]; then
+		mkdir -p /etc/dbus-1/system.d
+		cp "$PROJECT_DIR/dbus/io.github.tiltscroll.TiltScroll1.conf" /etc/dbus-1/system.d/
+	fi
+	mkdir -p /run/dbus
+	dbus-daemon --system --nofork --nopidfile >"$RUN_DIR/dbus.log" 2>&1 &
+	# shellcheck disable=SC2034 # for the scenarios that stop it (sensorproxy_stop)
+	DBUS_PID=$!
+	diag_file "$RUN_DIR/dbus.log"
+	wait_until 10 "the system bus socket" test -S /run/dbus/system_bus_socket
+}
+
 # daemon_config NAME: write the configuration on stdin, print its path.
 daemon_config() {
 	mkdir -p "$CONFIG_DIR"

@@ -10,11 +10,7 @@
 # iio-sensor-proxy logs its debug messages (a line per sample) unless
 # SENSORPROXY_DEBUG is set empty (as a benchmark of its CPU sets it).
 sensorproxy_start() {
-	mkdir -p /run/dbus
-	dbus-daemon --system --nofork --nopidfile >"$RUN_DIR/dbus.log" 2>&1 &
-	DBUS_PID=$!
-	diag_file "$RUN_DIR/dbus.log"
-	wait_until 10 "the system bus socket" test -S /run/dbus/system_bus_socket
+	system_bus_start
 	G_MESSAGES_DEBUG="${SENSORPROXY_DEBUG-all}" /usr/sbin/iio-sensor-proxy >"$RUN_DIR/iio-sensor-proxy.log" 2>&1 &
 	SENSORPROXY_PID=$!
 	diag_file "$RUN_DIR/iio-sensor-proxy.log"

@@ -37,15 +37,7 @@ POSE_NOISE_MG_OF[bmc150]=2
 # expect_gentle_rest WHAT LET_GO LIE: no frame from REST_WITHIN s after the
 # hand let go (LET_GO) for LIE seconds; logs when the last frame came.
 expect_gentle_rest() {
-	local what="$1" let_go="$2" last
-	sleep "$(fadd "$REST_WITHIN" "$3")"
-	last="$(awk -v a="$(fadd "$let_go" -5)" '$1 == "frame" && $2 >= a { t = $2 } END { print t }' "$FRAMES")"
-	if [ -n "$last" ]; then
-		log "$what: last frame $(awk -v a="$last" -v b="$let_go" 'BEGIN { printf "%.2f", a - b }') s after the hand let go"
-	else
-		log "$what: no frame from 5 s before the hand let go on"
-	fi
-	expect_silence "$what, from $REST_WITHIN s after the hand let go" "$(fadd "$let_go" "$REST_WITHIN")" "$(now)"
+	expect_rest_after "$1" "$2" "the hand let go" "$REST_WITHIN" "$3"
 }
 
 stub_load bmc150

@@ -80,11 +80,7 @@ fold() {
 
 step "the fixture, udevd, a system bus with the project's policy"
 hinge_start
-mkdir -p /etc/dbus-1/system.d /run/dbus
-cp "$PROJECT_DIR/dbus/io.github.tiltscroll.TiltScroll1.conf" /etc/dbus-1/system.d/
-dbus-daemon --system --nofork --nopidfile >"$RUN_DIR/dbus.log" 2>&1 &
-diag_file "$RUN_DIR/dbus.log"
-wait_until 10 "the system bus socket" test -S /run/dbus/system_bus_socket
+system_bus_start --policy
 driver_info "$HINGE_BASE"
 base_iio="$DRV_IIO"
 driver_info "$HINGE_DISPLAY"

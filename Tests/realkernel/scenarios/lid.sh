@@ -79,11 +79,7 @@ lid_let_go() {
 
 step "udevd, a system bus with the project's policy, a lid switch (open), then the daemon"
 udevd_run
-mkdir -p /etc/dbus-1/system.d /run/dbus
-cp "$PROJECT_DIR/dbus/io.github.tiltscroll.TiltScroll1.conf" /etc/dbus-1/system.d/
-dbus-daemon --system --nofork --nopidfile >"$RUN_DIR/dbus.log" 2>&1 &
-diag_file "$RUN_DIR/dbus.log"
-wait_until 10 "the system bus socket" test -S /run/dbus/system_bus_socket
+system_bus_start --policy
 fed_start switch lid "$HELPERS_DIR/uinput-switch" --switch lid --name "tiltscroll test lid switch" --state 0
 lid_node="$(fed_node switch lid)"
 log "lid switch: $lid_node"

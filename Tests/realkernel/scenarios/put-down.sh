@@ -43,16 +43,7 @@ expect_even_scroll() {
 # expect_rest WHAT RESTED: no frame from REST_WITHIN s after RESTED on, for
 # LIE seconds; logs when the last frame came.
 expect_rest() {
-	local what="$1" rested="$2" last
-	# Lying there (the behaviour under test).
-	sleep "$(fadd "$REST_WITHIN" "$LIE")"
-	last="$(awk -v a="$(fadd "$rested" -5)" '$1 == "frame" && $2 >= a { t = $2 } END { print t }' "$FRAMES")"
-	if [ -n "$last" ]; then
-		log "$what: last frame $(awk -v a="$last" -v b="$rested" 'BEGIN { printf "%.2f", a - b }') s after coming to rest"
-	else
-		log "$what: no frame from 5 s before coming to rest on"
-	fi
-	expect_silence "$what, from $REST_WITHIN s after coming to rest" "$(fadd "$rested" "$REST_WITHIN")" "$(now)"
+	expect_rest_after "$1" "$2" "coming to rest" "$REST_WITHIN" "$LIE"
 }
 
 stub_load kxcjk
