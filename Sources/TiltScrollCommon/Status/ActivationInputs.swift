@@ -88,7 +88,7 @@ package struct ActivationInputs: Equatable {
     ) {
         self.mode = mode
         self.tabletMode = tabletMode
-        self.tabletModeSource = tabletModeSource ?? (tabletMode == nil ? .none : .switch)
+        self.tabletModeSource = tabletModeSource ?? .assumed(for: tabletMode)
         self.enabled = enabled
         self.pause = pause
     }
@@ -105,4 +105,10 @@ package enum TabletModeSource: String, CaseIterable, Equatable, Sendable {
     /// Neither: a tablet, a laptop with one accelerometer, or `When=` that
     /// does not ask (always, manual) and nothing published.
     case none
+
+    /// Where a tablet mode given without its source comes from: the
+    /// switch's when it is known, none otherwise (as before the hinge).
+    package static func assumed(for tabletMode: Bool?) -> TabletModeSource {
+        tabletMode == nil ? .none : .switch
+    }
 }

@@ -111,7 +111,7 @@ package struct DaemonSnapshot: Equatable {
         self.sensor = sensor
         self.controls = controls
         self.tabletMode = tabletMode
-        self.tabletModeSource = tabletModeSource ?? (tabletMode == nil ? .none : .switch)
+        self.tabletModeSource = tabletModeSource ?? .assumed(for: tabletMode)
         self.baseSensor = baseSensor
         self.orientation = orientation
         self.configurationProblem = configurationProblem
