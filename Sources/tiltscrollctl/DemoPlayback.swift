@@ -116,7 +116,7 @@ struct DemoPlayback {
         let begin = DaemonClock.now()
         var playback = DemoPlayback(trace: trace, settings: settings)
         let view = MonitorView(title: "tiltscrollctl demo")
-        var poller = Poller()
+        let poller = Poller()
         var stopped = false
         var nextRedraw = begin
         while !stopped {

@@ -24,7 +24,7 @@ enum MonitorCommand {
         let view = MonitorView(title: "tiltscrollctl monitor")
         defer { view.finish() }
         var lines = LineBuffer()
-        var poller = Poller()
+        let poller = Poller()
         while true {
             poller.reset()
             let signalSlot = poller.watch(signals.descriptor)

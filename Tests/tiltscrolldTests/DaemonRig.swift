@@ -541,7 +541,7 @@ final class FakePlatform: DaemonPlatform {
     /// Why a run ends: nothing is left to wake for.
     struct Idle: Error {}
 
-    func wait(_ poller: inout Poller, until deadline: Double?, now: Double) throws(SystemError) {
+    func wait(_ poller: Poller, until deadline: Double?, now: Double) throws(SystemError) {
         wakeUps += 1
         try poller.wait(until: clock, now: clock)
         if poller.anyReady { return }

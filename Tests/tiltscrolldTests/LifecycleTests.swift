@@ -8,6 +8,7 @@ struct TestSensor: LifecycleSensor {
     var name: DeviceText = "kxcjk1013"
     var sysfsPath: DeviceText = "/sys/devices/i2c-0/0-000f/iio:device0"
     var unusableReason: String? = nil
+    var identity: SensorIdentity { SensorIdentity(name: name, path: sysfsPath) }
 }
 
 /// What the lifecycle's active state holds, standing in for the capture and

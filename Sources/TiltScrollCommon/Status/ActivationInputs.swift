@@ -111,4 +111,17 @@ package enum TabletModeSource: String, CaseIterable, Equatable, Sendable {
     package static func assumed(for tabletMode: Bool?) -> TabletModeSource {
         tabletMode == nil ? .none : .switch
     }
+
+    // Compared every round (`DaemonSnapshot.update`, the hinge in the
+    // daemon): the daemon's calls of the synthesized `==` went through the
+    // generic `Equatable` witness in the standard library, about 16
+    // instructions each; these are picked directly.
+    package static func == (a: TabletModeSource, b: TabletModeSource) -> Bool {
+        switch (a, b) {
+        case (.switch, .switch), (.hinge, .hinge), (.none, .none): true
+        default: false
+        }
+    }
+
+    package static func != (a: TabletModeSource, b: TabletModeSource) -> Bool { !(a == b) }
 }

@@ -2,34 +2,56 @@ import Glibc
 
 /// One `poll(2)` call over the descriptors the loop watches this round.
 ///
-/// The array of `pollfd` is kept between rounds (its capacity reserved once),
-/// so waiting costs no allocation in the steady state.
-package struct Poller {
-    private var entries: [pollfd] = []
+/// The `pollfd` entries live in one buffer kept between rounds, grown when
+/// a round watches more than ever before, so waiting costs no allocation
+/// in the steady state. A round's descriptors are its first `count`
+/// entries: starting a round sets a number. (An array emptied with
+/// `removeAll(keepingCapacity:)` and appended to cost about 200
+/// instructions a round in uniqueness and capacity checks,
+/// Benchmarks/daemon-bench.) A class: the buffer is owned once, and the
+/// loop and what it lends the poller to (`MonitorStreams`) fill the same.
+package final class Poller {
+    private var entries: UnsafeMutablePointer<pollfd>
+    private var capacity: Int
+    private var count = 0
 
-    package init() { entries.reserveCapacity(16) }
+    package init() {
+        capacity = 16
+        entries = .allocate(capacity: capacity)
+    }
+
+    deinit { entries.deallocate() }
 
     /// Forgets last round's descriptors.
-    package mutating func reset() { entries.removeAll(keepingCapacity: true) }
+    package func reset() { count = 0 }
 
     /// Watches `descriptor` for input; returns its slot for `isReadable`.
     @discardableResult
-    package mutating func watch(_ descriptor: FileDescriptor) -> Int {
-        entries.append(pollfd(fd: descriptor.rawValue, events: Int16(POLLIN), revents: 0))
-        return entries.count - 1
+    package func watch(_ descriptor: FileDescriptor) -> Int {
+        watch(descriptor, events: Int16(POLLIN))
     }
 
     /// Watches `descriptor` for `events` (POLLIN, POLLOUT: what sd-bus asks
     /// for); returns its slot for `isReady`.
     @discardableResult
-    package mutating func watch(_ descriptor: FileDescriptor, events: Int16) -> Int {
-        entries.append(pollfd(fd: descriptor.rawValue, events: events, revents: 0))
-        return entries.count - 1
+    package func watch(_ descriptor: FileDescriptor, events: Int16) -> Int {
+        if count == capacity { grow() }
+        entries[count] = pollfd(fd: descriptor.rawValue, events: events, revents: 0)
+        count += 1
+        return count - 1
+    }
+
+    private func grow() {
+        let larger = UnsafeMutablePointer<pollfd>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: entries, count: count)
+        entries.deallocate()
+        entries = larger
+        capacity *= 2
     }
 
     /// Waits until a descriptor is ready or `deadline` (seconds on the daemon's
     /// clock) passes; nil waits without a timeout. EINTR counts as a wake-up.
-    package mutating func wait(until deadline: Double?, now: Double) throws(SystemError) {
+    package func wait(until deadline: Double?, now: Double) throws(SystemError) {
         let timeout: Int32
         if let deadline {
             // Round up so the loop never wakes a fraction of a millisecond
@@ -39,34 +61,36 @@ package struct Poller {
         } else {
             timeout = -1
         }
-        let result = entries.withUnsafeMutableBufferPointer { buffer in
-            Glibc.poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
-        }
+        let result = Glibc.poll(entries, nfds_t(count), timeout)
         if result < 0 && Errno.current != .interrupted { throw .current("poll") }
     }
 
     /// Whether `descriptor` was watched this round and has input, for
     /// callers whose list of descriptors may have changed since the wait.
     package func isReadable(_ descriptor: FileDescriptor) -> Bool {
-        entries.indices.contains { entries[$0].fd == descriptor.rawValue && isReadable($0) }
+        (0..<count).contains { entries[$0].fd == descriptor.rawValue && isReadable($0) }
     }
 
     /// Whether anything happened on any descriptor watched this round.
-    package var anyReady: Bool { entries.contains { $0.revents != 0 } }
+    package var anyReady: Bool { (0..<count).contains { entries[$0].revents != 0 } }
 
     /// Whether `descriptor` was watched this round and anything happened on
     /// it: what it was watched for, an error or a hang-up.
     package func isReady(_ descriptor: FileDescriptor) -> Bool {
-        entries.indices.contains { entries[$0].fd == descriptor.rawValue && isReady($0) }
+        (0..<count).contains { entries[$0].fd == descriptor.rawValue && isReady($0) }
     }
 
     /// Whether anything happened on the descriptor in `slot`: what it was
     /// watched for, an error or a hang-up.
-    package func isReady(_ slot: Int) -> Bool { entries[slot].revents != 0 }
+    package func isReady(_ slot: Int) -> Bool {
+        precondition(slot < count, "a slot of an earlier round")
+        return entries[slot].revents != 0
+    }
 
     /// Whether the descriptor in `slot` has input (or an error or hang-up,
     /// which its reader must see to notice).
     package func isReadable(_ slot: Int) -> Bool {
-        entries[slot].revents & Int16(POLLIN | POLLERR | POLLHUP | POLLNVAL) != 0
+        precondition(slot < count, "a slot of an earlier round")
+        return entries[slot].revents & Int16(POLLIN | POLLERR | POLLHUP | POLLNVAL) != 0
     }
 }

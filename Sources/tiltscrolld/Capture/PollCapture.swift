@@ -225,7 +225,15 @@ final class PollCapture: SampleSource {
             if faster, let last = lastSampleTime { due = min(due, last + period) }
             Log.debug("\(deviceName): polling at \(FrequencyValue.plainText(rate)) Hz (\(demand.state.name))")
         }
-        if reportInterval != nil { followWithReportInterval(SampleDemand(rate: rate, state: demand.state), now: now) }
+        if followsReportInterval { followWithReportInterval(SampleDemand(rate: rate, state: demand.state), now: now) }
+    }
+
+    /// Whether there is a report interval to follow, asked every round: a
+    /// tag check, where `reportInterval != nil` copied the whole value (two
+    /// strings) through `Equatable` each time.
+    private var followsReportInterval: Bool {
+        if case .none = reportInterval { return false }
+        return true
     }
 
     private func followWithReportInterval(_ demand: SampleDemand, now: Double) {

@@ -75,7 +75,7 @@ final class Daemon {
     private var requests: [ControlRequest] = []
     /// A reload failed: the message, until one succeeds.
     private var configurationProblem: String?
-    private var poller = Poller()
+    private let poller = Poller()
     /// Set once SIGTERM or SIGINT came.
     private(set) var isStopping = false
     /// When the daemon started: the origin of `--dry-run`'s times.
@@ -210,9 +210,9 @@ final class Daemon {
         let sensorSlot = opened?.capture.pollDescriptor.map { poller.watch($0) }
         let ownDisplaySlot = posture.pollDescriptor.map { poller.watch($0) }
         let busSlot = bus.map { poller.watch($0.descriptor, events: $0.events) }
-        monitors.watch(into: &poller)
+        monitors.watch(into: poller)
 
-        try platform.wait(&poller, until: nextDeadline(now: now), now: now)
+        try platform.wait(poller, until: nextDeadline(now: now), now: now)
         let woke = platform.now()
 
         if poller.isReadable(signalSlot) { readSignals() }
@@ -714,6 +714,14 @@ final class Daemon {
     /// published as configured. Every round, and at once after what changes
     /// it (a switch, the pause): no allocation while nothing changes.
     private func followPosture(now: Double) {
+        // A machine with no switch and one accelerometer: nothing tells tablet
+        // mode, nothing is to be published, and the lifecycle knows (every
+        // round of most machines; what follows would conclude the same).
+        if posture.isIdle, switches.tabletMode == nil, lifecycle.activation.tabletMode == nil,
+            lifecycle.activation.tabletModeSource == .none
+        {
+            return
+        }
         let needed =
             hingeTellsTabletMode && PostureWatch.isNeeded(lifecycle.activation, publishing: publishesTabletMode)
         followHinge(needed: needed, now: now)
@@ -884,31 +892,35 @@ final class Daemon {
     }
 
     /// Brings `snapshot` up to what the daemon is doing now; what it was
-    /// when anything changed (`DaemonSnapshot.update`).
+    /// when anything changed (`DaemonSnapshot.update`). Inlined into
+    /// `publish`, which then sees that nothing changed without an optional
+    /// snapshot to destroy.
+    @inline(__always)
     private func update(_ snapshot: inout DaemonSnapshot) -> DaemonSnapshot? {
         let phase: DaemonSnapshot.Phase
-        var orientation: ScreenOrientation? = nil
-        if let session = lifecycle.session {
-            // Active, as in most rounds: answered without a copy of the state.
-            phase = .active(session.capture.mode, engine.intentState)
-            orientation = engine.orientation
+        let orientation: ScreenOrientation?
+        // Active, as in most rounds: answered without a copy of the state.
+        if let mode = lifecycle.session?.mode {
+            (phase, orientation) = (.active(mode, engine.intentState), engine.orientation)
         } else {
-            switch lifecycle.state {
-            case .off: phase = .off(lifecycle.activation)
-            case .lookingForSensor, .waitingForSensor, .opening, .retrying:
-                phase = .waitingForSensor(lifecycle.failure)
-            case .failed(let failure): phase = .failed(failure)
-            case .active(let active):
-                phase = .active(active.session.capture.mode, engine.intentState)
-                orientation = engine.orientation
-            }
+            (phase, orientation) = (phaseWithoutSession, nil)
         }
         let source = lifecycle.activation.tabletModeSource
         return snapshot.update(
-            phase: phase, sensor: lifecycle.sensor?.identity, controls: persistence.controls,
+            phase: phase, sensor: lifecycle.sensorIdentity, controls: persistence.controls,
             tabletMode: lifecycle.activation.tabletMode, tabletModeSource: source,
             baseSensor: source == .hinge ? posture.sensors?.base.identity : nil, orientation: orientation,
             configurationProblem: configurationProblem)
+    }
+
+    /// The snapshot's phase while the lifecycle holds no session: in every
+    /// state but `active`, which always holds one.
+    private var phaseWithoutSession: DaemonSnapshot.Phase {
+        switch lifecycle.state {
+        case .off: .off(lifecycle.activation)
+        case .lookingForSensor, .waitingForSensor, .opening, .retrying, .active: .waitingForSensor(lifecycle.failure)
+        case .failed(let failure): .failed(failure)
+        }
     }
 
     /// Brings the round's snapshot up to date and, when it changed, remakes
@@ -916,13 +928,17 @@ final class Daemon {
     /// `PropertiesChanged`), the log, `--dry-run`'s intent lines; and feeds
     /// the monitors, by time while a sensor is captured.
     private func publish(now: Double) {
-        let old = update(&snapshot)
-        if let old {
+        // The optional is taken apart at once: kept to the end of the
+        // function, the empty one was destroyed through the generic value
+        // witness every round.
+        var changed = false
+        if let old = update(&snapshot) {
+            changed = true
             say(from: old, to: snapshot, now: now)
             bus?.publish(snapshot)
         }
         if !monitors.isEmpty {
-            monitors.writeIfDue(now: now, active: snapshot.isActive, changed: old != nil) { monitorRecord() }
+            monitors.writeIfDue(now: now, active: snapshot.isActive, changed: changed) { monitorRecord() }
         }
     }
 

@@ -15,7 +15,7 @@ protocol DaemonPlatform: AnyObject {
     func now() -> Double
     /// Waits until a descriptor `poller` watches is ready or `deadline`
     /// passes; nil waits without a timeout.
-    func wait(_ poller: inout Poller, until deadline: Double?, now: Double) throws(SystemError)
+    func wait(_ poller: Poller, until deadline: Double?, now: Double) throws(SystemError)
 
     /// Discovery plus `[Device] Name=`: the sensor to use, or why there is none.
     func chooseSensor(_ settings: DeviceSettings) throws(CaptureError) -> AccelerometerDevice

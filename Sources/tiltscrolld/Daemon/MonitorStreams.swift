@@ -68,7 +68,7 @@ struct MonitorStreams {
     }
 
     /// Watches the write ends for an error: the reader went away.
-    func watch(into poller: inout Poller) {
+    func watch(into poller: Poller) {
         for stream in streams { poller.watch(stream.descriptor, events: 0) }
     }
 

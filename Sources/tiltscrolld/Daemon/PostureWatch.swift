@@ -92,6 +92,10 @@ final class PostureWatch {
     /// Whether anything is held that sleep must wait for: a capture, the published switch.
     var holdsAnything: Bool { base != nil || ownDisplay != nil || published != nil }
 
+    /// Nothing to follow, read, publish or forget: no second accelerometer
+    /// known, nothing held, no failure remembered. Most machines, every round.
+    var isIdle: Bool { sensors == nil && !holdsAnything && !publishFailed }
+
     /// Tablet mode (a tent, a stand, a tablet) or laptop mode, as the hinge
     /// tells it; nil while not decided, or not watched.
     var tabletMode: Bool? {

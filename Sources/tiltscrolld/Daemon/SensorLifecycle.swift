@@ -6,6 +6,8 @@ protocol LifecycleSensor: Equatable {
     var name: DeviceText { get }
     /// The udev syspath.
     var sysfsPath: DeviceText { get }
+    /// The name and path as the daemon's views show them, shared.
+    var identity: SensorIdentity { get }
     /// Why the sensor cannot be used as it is described (a malformed mount
     /// matrix or scale); nil when it can. No retry mends it, a udev change can.
     var unusableReason: String? { get }
@@ -223,6 +225,9 @@ final class SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
     /// The state's answers to the loop's every-round questions.
     private struct Answers {
         var sensor: Sensor?
+        /// The sensor's identity, for the round's snapshot: taken out of the
+        /// sensor once per state rather than once per round.
+        var sensorIdentity: SensorIdentity?
         var session: Session?
         var isProving = false
         var nextDeadline: Double?
@@ -230,6 +235,7 @@ final class SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
 
         init(_ state: State) {
             sensor = state.sensor
+            sensorIdentity = sensor?.identity
             switch state {
             case .active(let active):
                 session = active.session
@@ -255,6 +261,9 @@ final class SensorLifecycle<Sensor: LifecycleSensor, Session: AnyObject, Kept> {
     var isWanted: Bool { activation.isWanted }
 
     var sensor: Sensor? { answers.sensor }
+
+    /// The identity of `sensor`.
+    var sensorIdentity: SensorIdentity? { answers.sensorIdentity }
 
     /// The open session; nil in every state but `active`.
     var session: Session? { answers.session }

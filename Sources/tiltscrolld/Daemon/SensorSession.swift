@@ -7,6 +7,9 @@ import TiltScrollCommon
 final class SensorSession {
     let capture: SampleSource
     let output: FrameOutput
+    /// The capture's mode, for the round's snapshot without a call through
+    /// the capture's protocol.
+    let mode: CaptureMode
     /// The sensor's mount matrix, applied to every sample; udev may change it.
     var mountMatrix: MountMatrix
     /// The latest sample before and after the mount matrix, for the monitor
@@ -21,6 +24,7 @@ final class SensorSession {
     init(capture: SampleSource, output: FrameOutput, mountMatrix: MountMatrix) {
         self.capture = capture
         self.output = output
+        mode = capture.mode
         self.mountMatrix = mountMatrix
     }
 

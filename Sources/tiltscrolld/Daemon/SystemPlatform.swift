@@ -6,7 +6,7 @@ import TiltScrollCommon
 final class SystemPlatform: DaemonPlatform {
     func now() -> Double { DaemonClock.now() }
 
-    func wait(_ poller: inout Poller, until deadline: Double?, now: Double) throws(SystemError) {
+    func wait(_ poller: Poller, until deadline: Double?, now: Double) throws(SystemError) {
         try poller.wait(until: deadline, now: now)
     }
 
