@@ -68,6 +68,12 @@ let package = Package(
                 // unspecialized and allocated (a coroutine frame per array
                 // read), about 1.6 heap allocations per sample held still
                 // (Benchmarks/daemon-bench). Exclusivity as in tiltscrolld.
+                // Its declarations are `public`, not `package`: Swift offers
+                // other modules the bodies of public code only (package code
+                // needs library evolution for that), and every small call the
+                // loop made into this module (the clock, the poller, a file
+                // read, the snapshot's comparison) stayed a call. Nothing
+                // outside this package can import the module: it is no product.
                 .unsafeFlags(
                     ["-cross-module-optimization", "-enforce-exclusivity=unchecked"], .when(configuration: .release))
             ]

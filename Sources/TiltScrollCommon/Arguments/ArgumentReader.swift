@@ -1,14 +1,14 @@
 /// A command line that cannot be understood; the message says why.
-package struct UsageError: Error, Equatable, CustomStringConvertible {
-    package var message: String
-    package var description: String { message }
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
 
-    package init(message: String) { self.message = message }
+    public init(message: String) { self.message = message }
 }
 
 /// Reads a command line of flags (`--name`, `--name VALUE`, `--name=VALUE`,
 /// `-x`) and words, the way both programs take theirs.
-package struct ArgumentReader {
+public struct ArgumentReader {
     private let arguments: [String]
     private var index = 0
     /// The value given as `--name=VALUE` with the flag just read.
@@ -16,10 +16,10 @@ package struct ArgumentReader {
     /// The flag just read.
     private var flag = ""
 
-    package init(_ arguments: [String]) { self.arguments = arguments }
+    public init(_ arguments: [String]) { self.arguments = arguments }
 
     /// The next word when it is not a flag; nil otherwise (or at the end).
-    package mutating func nextWord() -> String? {
+    public mutating func nextWord() -> String? {
         guard index < arguments.count, !arguments[index].hasPrefix("-") || arguments[index] == "-" else {
             return nil
         }
@@ -29,7 +29,7 @@ package struct ArgumentReader {
 
     /// The next flag, without its `=VALUE`; nil at the end. A word where a
     /// flag should be is an error.
-    package mutating func nextFlag() throws(UsageError) -> String? {
+    public mutating func nextFlag() throws(UsageError) -> String? {
         guard index < arguments.count else { return nil }
         let argument = arguments[index]
         index += 1
@@ -46,7 +46,7 @@ package struct ArgumentReader {
     }
 
     /// The value of the flag just read: after `=`, or the next argument.
-    package mutating func value() throws(UsageError) -> String {
+    public mutating func value() throws(UsageError) -> String {
         if let inlineValue {
             guard !inlineValue.isEmpty else { throw UsageError(message: "\(flag) needs a value") }
             return inlineValue
@@ -59,13 +59,13 @@ package struct ArgumentReader {
     }
 
     /// Fails when the flag just read came with `=VALUE`.
-    package func noValue() throws(UsageError) {
+    public func noValue() throws(UsageError) {
         if inlineValue != nil { throw UsageError(message: "\(flag) takes no value") }
     }
 
     /// The error for the flag just read when it is none of `flags`: with the
     /// nearest of them when it looks like a typo, or `hint`.
-    package func unknown(among flags: [String], hint: String? = nil) -> UsageError {
+    public func unknown(among flags: [String], hint: String? = nil) -> UsageError {
         let suggestion =
             hint ?? NearestName.nearest(to: flag, among: flags).map { " (did you mean \($0)?)" } ?? ""
         let shown = inlineValue.map { "\(flag)=\($0)" } ?? flag

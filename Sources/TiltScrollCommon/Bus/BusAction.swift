@@ -1,7 +1,7 @@
 /// The changes a caller may ask for on the bus, each guarded by its own
 /// polkit action (polkit/io.github.tiltscroll.policy: allowed for the active
 /// local session, refused otherwise unless a rule says else).
-package enum BusAction: String, CaseIterable, Hashable {
+public enum BusAction: String, CaseIterable, Hashable, Sendable {
     /// Writing `Enabled`.
     case switchScrolling = "io.github.tiltscroll.switch"
     /// `Calibrate()`.
@@ -10,10 +10,10 @@ package enum BusAction: String, CaseIterable, Hashable {
     case setSensitivity = "io.github.tiltscroll.set-sensitivity"
 
     /// The polkit action id.
-    package var polkitAction: String { rawValue }
+    public var polkitAction: String { rawValue }
 
     /// What the caller wanted, for the error a refusal answers with.
-    package var purpose: String {
+    public var purpose: String {
         switch self {
         case .switchScrolling: return "switch tilt scrolling on or off"
         case .calibrate: return "re-centre tilt scrolling"

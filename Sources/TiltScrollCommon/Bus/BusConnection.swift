@@ -13,11 +13,11 @@ import Glibc
 /// (`process()`, sending), so it is asked of sd-bus then
 /// (`refreshWaitState()`) and kept: a round of the loop without bus traffic
 /// makes no call into libsystemd.
-package final class BusConnection {
-    package private(set) var bus: OpaquePointer?
+public final class BusConnection {
+    public private(set) var bus: OpaquePointer?
     /// The `poll()` events sd-bus waits for: POLLIN, and POLLOUT while
     /// messages wait to be written.
-    package private(set) var events: Int16 = 0
+    public private(set) var events: Int16 = 0
     /// sd-bus's deadline, CLOCK_MONOTONIC microseconds; 0 for "now", max for none.
     private var timeoutMicroseconds = UInt64.max
 
@@ -25,8 +25,8 @@ package final class BusConnection {
     /// take, so that a flood of calls cannot starve the sensor, the output
     /// clock or the watchdog: the rest waits for the next round, which then
     /// does not sleep (`deadline` is now).
-    package static let messagesPerRound = 64
-    package static let timePerRound = 0.005
+    public static let messagesPerRound = 64
+    public static let timePerRound = 0.005
 
     private init(bus: OpaquePointer) {
         self.bus = bus
@@ -39,7 +39,7 @@ package final class BusConnection {
     /// `/run/dbus/system_bus_socket`), or the bus at `address`. Connecting
     /// does not wait for the bus's answer: authentication and `Hello` finish
     /// in `process()`.
-    package static func open(address: String? = nil) throws(BusError) -> BusConnection {
+    public static func open(address: String? = nil) throws(BusError) -> BusConnection {
         var bus: OpaquePointer? = nil
         if let address {
             var result = sd_bus_new(&bus)
@@ -59,10 +59,10 @@ package final class BusConnection {
     }
 
     /// The socket to poll.
-    package var descriptor: FileDescriptor { FileDescriptor(rawValue: bus.map { sd_bus_get_fd($0) } ?? -1) }
+    public var descriptor: FileDescriptor { FileDescriptor(rawValue: bus.map { sd_bus_get_fd($0) } ?? -1) }
 
     /// Asks sd-bus what it waits for now; after every call into it.
-    package func refreshWaitState() {
+    public func refreshWaitState() {
         guard let bus else {
             events = 0
             timeoutMicroseconds = .max
@@ -76,7 +76,7 @@ package final class BusConnection {
 
     /// When the loop must call `process()` even without input, on the
     /// daemon's clock (`now`); nil when nothing is pending.
-    package func deadline(now: Double) -> Double? {
+    public func deadline(now: Double) -> Double? {
         let microseconds = timeoutMicroseconds
         if microseconds == .max { return nil }
         if microseconds == 0 { return now }
@@ -89,8 +89,7 @@ package final class BusConnection {
     /// clock: the same distance from `daemonNow` as from `monotonicNow`
     /// (nanoseconds). The two clocks differ by the time spent suspended, which
     /// does not change while the distance is measured.
-    package static func daemonDeadline(monotonicMicroseconds: UInt64, monotonicNow: Int64, daemonNow: Double) -> Double
-    {
+    public static func daemonDeadline(monotonicMicroseconds: UInt64, monotonicNow: Int64, daemonNow: Double) -> Double {
         let remaining = Double(Int64(clamping: monotonicMicroseconds) &* 1000 &- monotonicNow) * 1e-9
         return daemonNow + max(0, remaining)
     }
@@ -100,7 +99,7 @@ package final class BusConnection {
     /// further once `stop` says so. What is left waits for the next round,
     /// which then does not sleep (`deadline` is now). Throws when the
     /// connection is gone; the daemon then goes on without the bus.
-    package func process(stoppingWhen stop: () -> Bool = { false }) throws(BusError) {
+    public func process(stoppingWhen stop: () -> Bool = { false }) throws(BusError) {
         guard let bus else { return }
         defer { refreshWaitState() }
         let end = DaemonClock.now() + BusConnection.timePerRound
@@ -118,7 +117,7 @@ package final class BusConnection {
     /// reply sd-bus makes on timeout or disconnection), passing `userdata`.
     /// Returns the call's cookie, which the reply carries (`replyCookie`).
     /// The call's slot floats: sd-bus frees it with the reply.
-    package func callAsync(
+    public func callAsync(
         _ message: BusMessage, timeoutMicroseconds: UInt64, userdata: UnsafeMutableRawPointer,
         callback: sd_bus_message_handler_t
     ) throws(BusError) -> UInt64 {
@@ -134,7 +133,7 @@ package final class BusConnection {
 
     /// A new method call to `member` of `interface` at `path` of `destination`;
     /// the caller unrefs it.
-    package func methodCall(destination: String, path: String, interface: String, member: String) throws(BusError)
+    public func methodCall(destination: String, path: String, interface: String, member: String) throws(BusError)
         -> BusMessage
     {
         guard let bus else { throw BusError.system(-ENOTCONN, "call") }
@@ -146,7 +145,7 @@ package final class BusConnection {
 
     /// Hands the connection to a caller that drives it itself (a blocking
     /// client); this object forgets it.
-    package func detach() -> OpaquePointer? {
+    public func detach() -> OpaquePointer? {
         defer {
             bus = nil
             refreshWaitState()
@@ -158,7 +157,7 @@ package final class BusConnection {
     /// a flush waits for the bus without bound, and a daemon stopping must
     /// not hang on a bus that does not read (systemd would kill it before it
     /// restored the sensor). Clients see the name go when the socket closes.
-    package func close() {
+    public func close() {
         guard let bus else { return }
         self.bus = nil
         sd_bus_close_unref(bus)

@@ -6,39 +6,39 @@ import Glibc
 /// The same value serves both directions: what a failed call of the
 /// daemon's own (to the bus driver, to polkit) came back with, and what the
 /// daemon answers a caller it refuses.
-package struct BusError: Error, Equatable, CustomStringConvertible {
+public struct BusError: Error, Equatable, CustomStringConvertible {
     /// A D-Bus error name, e.g. `org.freedesktop.DBus.Error.AccessDenied`.
-    package var name: String
-    package var message: String
+    public var name: String
+    public var message: String
 
-    package var description: String { "\(name): \(message)" }
+    public var description: String { "\(name): \(message)" }
 
     // The names the daemon answers with (tiltscrolld(8), "D-BUS INTERFACE").
-    package static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
-    package static let invalidArguments = "org.freedesktop.DBus.Error.InvalidArgs"
-    package static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
-    package static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
-    package static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
-    package static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
+    public static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+    public static let invalidArguments = "org.freedesktop.DBus.Error.InvalidArgs"
+    public static let limitsExceeded = "org.freedesktop.DBus.Error.LimitsExceeded"
+    public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
+    public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
+    public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
     /// Scrolling is not active, so there is no pose to take (`Calibrate`).
-    package static let notActive = "io.github.tiltscroll.TiltScroll1.Error.NotActive"
+    public static let notActive = "io.github.tiltscroll.TiltScroll1.Error.NotActive"
     /// polkit could not be asked (not installed, stopped, not answering);
     /// the change is refused.
-    package static let polkitUnavailable = "io.github.tiltscroll.TiltScroll1.Error.PolkitUnavailable"
+    public static let polkitUnavailable = "io.github.tiltscroll.TiltScroll1.Error.PolkitUnavailable"
 
     /// The error a libsystemd call returned as a negative errno, for
     /// `operation`. The name is the standard one for the errno, as
     /// `sd_bus_error_set_errno` picks it (`errorName(forErrno:)`): it may
     /// be sent to a caller, and the bus disconnects a peer that sends an
     /// invalid error name.
-    package static func system(_ result: Int32, _ operation: String) -> BusError {
+    public static func system(_ result: Int32, _ operation: String) -> BusError {
         let code = Errno(rawValue: result < 0 ? -result : result)
         return BusError(name: errorName(forErrno: code), message: "\(operation): \(code.description)")
     }
 
     /// The `org.freedesktop.DBus.Error.*` name for an errno: the pairs
     /// sd-bus maps (libsystemd's bus-error.c), and `Failed` for every other.
-    package static func errorName(forErrno code: Errno) -> String {
+    public static func errorName(forErrno code: Errno) -> String {
         let prefix = "org.freedesktop.DBus.Error."
         switch code.rawValue {
         case ENOMEM: return prefix + "NoMemory"
@@ -62,7 +62,7 @@ package struct BusError: Error, Equatable, CustomStringConvertible {
     /// Whether `name` is a valid D-Bus error name (the specification's
     /// rules for interface names): at least two elements separated by dots,
     /// each of `[A-Za-z0-9_]` not starting with a digit, 255 bytes at most.
-    package static func isValidName(_ name: String) -> Bool {
+    public static func isValidName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard !bytes.isEmpty, bytes.count <= 255 else { return false }
         let elements = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
@@ -80,18 +80,18 @@ package struct BusError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The error in an sd-bus error structure, when one is set.
-    package static func from(_ error: UnsafePointer<sd_bus_error>?) -> BusError? {
+    public static func from(_ error: UnsafePointer<sd_bus_error>?) -> BusError? {
         guard let error, let name = error.pointee.name else { return nil }
         return BusError(
             name: String(cString: name), message: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 
     /// Puts this error into an sd-bus error structure, for sd-bus to send.
-    package func fill(_ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+    public func fill(_ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         sd_bus_error_set(error, name, message)
     }
 
-    package init(name: String, message: String) {
+    public init(name: String, message: String) {
         self.name = name
         self.message = message
     }

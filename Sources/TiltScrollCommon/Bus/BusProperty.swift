@@ -2,14 +2,14 @@ import Glibc
 import ScrollPhysics
 
 /// The value of one property, as the bus carries it.
-package enum BusValue: Equatable {
+public enum BusValue: Equatable {
     case boolean(Bool)
     case number(Double)
     case text(String)
     /// A `(ss)` structure.
     case pair(String, String)
 
-    package func append(to message: BusMessage) throws(BusError) {
+    public func append(to message: BusMessage) throws(BusError) {
         switch self {
         case .boolean(let value): try message.append(value)
         case .number(let value): try message.append(value)
@@ -23,7 +23,7 @@ package enum BusValue: Equatable {
     }
 
     /// Reads a value of `signature` (one of the table's) where `message` stands.
-    package static func read(_ signature: String, from message: BusMessage) throws(BusError) -> BusValue {
+    public static func read(_ signature: String, from message: BusMessage) throws(BusError) -> BusValue {
         switch signature {
         case "b": return .boolean(try message.readBool())
         case "d": return .number(try message.readDouble())
@@ -40,7 +40,7 @@ package enum BusValue: Equatable {
     }
 
     /// The value in JSON: pairs as two-element arrays.
-    package var json: String {
+    public var json: String {
         switch self {
         case .boolean(let value): "\(value)"
         case .number(let value): value.isFinite ? "\(value)" : "null"
@@ -51,12 +51,12 @@ package enum BusValue: Equatable {
 }
 
 /// What a caller may change through a writable property.
-package enum SettingChange: Equatable {
+public enum SettingChange: Equatable {
     case enabled(Bool)
     case sensitivity(Double)
 
     /// The polkit action that guards it.
-    package var action: BusAction {
+    public var action: BusAction {
         switch self {
         case .enabled: .switchScrolling
         case .sensitivity: .setSensitivity
@@ -71,37 +71,37 @@ package enum SettingChange: Equatable {
 /// setters and `PropertiesChanged`, and the client's parsing, its lines for
 /// people and its JSON. A new property is a row here, with its
 /// documentation in dbus/io.github.tiltscroll.TiltScroll1.xml.
-package struct BusProperty: Sendable {
+public struct BusProperty: Sendable {
     /// How callers may change it: the polkit action, and the change a
     /// written value makes (or why it cannot).
-    package struct Writable: Sendable {
-        package var action: BusAction
-        package var change: @Sendable (BusValue) throws(BusError) -> SettingChange
+    public struct Writable: Sendable {
+        public var action: BusAction
+        public var change: @Sendable (BusValue) throws(BusError) -> SettingChange
     }
 
     /// The member name; static storage, as the vtable keeps the pointer.
-    package let member: StaticString
-    package let signature: StaticString
+    public let member: StaticString
+    public let signature: StaticString
     /// Never changes while the daemon runs (`SD_BUS_VTABLE_PROPERTY_CONST`);
     /// the others emit `PropertiesChanged`.
-    package let isConstant: Bool
+    public let isConstant: Bool
     /// Nil for read-only properties.
-    package let writable: Writable?
+    public let writable: Writable?
     /// The daemon's value, from its snapshot.
-    package let read: @Sendable (DaemonSnapshot) -> BusValue
+    public let read: @Sendable (DaemonSnapshot) -> BusValue
     /// The label of the line a person sees (`tiltscrollctl status`).
-    package let label: String
+    public let label: String
     /// The value as that line shows it.
-    package let show: @Sendable (BusValue) -> String
+    public let show: @Sendable (BusValue) -> String
 
-    package var name: String { member.description }
-    package var isWritable: Bool { writable != nil }
+    public var name: String { member.description }
+    public var isWritable: Bool { writable != nil }
 
     /// The member name as C sees it (the vtable's, `strcmp`'s).
-    package var cName: UnsafePointer<CChar> { UnsafeRawPointer(member.utf8Start).assumingMemoryBound(to: CChar.self) }
+    public var cName: UnsafePointer<CChar> { UnsafeRawPointer(member.utf8Start).assumingMemoryBound(to: CChar.self) }
 
     /// The properties in the interface's order.
-    package static let all: [BusProperty] = [
+    public static let all: [BusProperty] = [
         BusProperty(
             member: "Enabled", signature: "b", isConstant: false,
             writable: Writable(action: .switchScrolling) { (value) throws(BusError) in
@@ -162,22 +162,22 @@ package struct BusProperty: Sendable {
             label: "Version", show: plain),
     ]
 
-    package static let version = DaemonVersion.string
-    package static let undefinedOrientation = "undefined"
+    public static let version = DaemonVersion.string
+    public static let undefinedOrientation = "undefined"
 
     /// The property named `name`, if the interface has one.
-    package static func named(_ name: String) -> BusProperty? {
+    public static func named(_ name: String) -> BusProperty? {
         all.first { $0.name == name }
     }
 
     /// The same for a name where sd-bus holds it, without copying it.
-    package static func named(cString name: UnsafePointer<CChar>) -> BusProperty? {
+    public static func named(cString name: UnsafePointer<CChar>) -> BusProperty? {
         all.first { strcmp($0.cName, name) == 0 }
     }
 
     /// The members whose values differ between two snapshots, in the
     /// interface's order.
-    package static func changes(from old: DaemonSnapshot, to new: DaemonSnapshot) -> [BusProperty] {
+    public static func changes(from old: DaemonSnapshot, to new: DaemonSnapshot) -> [BusProperty] {
         all.filter { !$0.isConstant && $0.read(old) != $0.read(new) }
     }
 
@@ -207,7 +207,7 @@ package struct BusProperty: Sendable {
 }
 
 /// The `TabletMode` property; `TabletModeSource` says where it comes from.
-package enum TabletModeReading: String, Equatable {
+public enum TabletModeReading: String, Equatable {
     case tablet
     case laptop
     /// Nothing tells it: no `SW_TABLET_MODE` switch and no hinge angle (or
@@ -215,7 +215,7 @@ package enum TabletModeReading: String, Equatable {
     /// read (scrolling is off anyway).
     case unknown
 
-    package init(_ state: Bool?) {
+    public init(_ state: Bool?) {
         switch state {
         case true?: self = .tablet
         case false?: self = .laptop
@@ -225,8 +225,8 @@ package enum TabletModeReading: String, Equatable {
 }
 
 /// Text as a JSON string: quotes, backslashes and control characters escaped.
-package enum JSONText {
-    package static func string(_ text: String) -> String {
+public enum JSONText {
+    public static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

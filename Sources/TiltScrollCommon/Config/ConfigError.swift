@@ -2,15 +2,15 @@
 ///
 /// Reads like a compiler diagnostic so editors and people can jump to it:
 /// `/etc/tiltscroll.conf:7: Speed must be a number between 0 and 1000, got 'fast'`.
-package struct ConfigError: Error, Equatable, CustomStringConvertible {
+public struct ConfigError: Error, Equatable, CustomStringConvertible {
     /// The path as the user gave it.
-    package var file: String
+    public var file: String
     /// 1-based line of the problem; nil when it concerns the whole file
     /// (cannot be read, too large).
-    package var line: Int?
-    package var message: String
+    public var line: Int?
+    public var message: String
 
-    package var description: String {
+    public var description: String {
         if let line { return "\(file):\(line): \(message)" }
         return "\(file): \(message)"
     }

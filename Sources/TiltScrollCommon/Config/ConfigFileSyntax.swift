@@ -1,6 +1,6 @@
 /// One meaningful line of a configuration file.
-package struct ConfigStatement: Equatable {
-    package enum Content: Equatable {
+public struct ConfigStatement: Equatable {
+    public enum Content: Equatable {
         /// `[Name]`.
         case section(String)
         /// `Key=value`, both trimmed.
@@ -12,8 +12,8 @@ package struct ConfigStatement: Equatable {
     }
 
     /// 1-based line number.
-    package var line: Int
-    package var content: Content
+    public var line: Int
+    public var content: Content
 }
 
 /// The INI syntax systemd uses for its own configuration files, split into
@@ -26,15 +26,15 @@ package struct ConfigStatement: Equatable {
 /// - `[Section]` starts a section; `Key=value` splits at the first `=`, so a
 ///   value may contain `=`.
 /// - No line continuations and no quoting: values are taken as written.
-package enum ConfigFileSyntax {
+public enum ConfigFileSyntax {
     /// Larger files are refused: a configuration is a few hundred bytes, and
     /// the cap keeps a wrong path (a log, a disk image) from being slurped.
-    package static let maximumFileSize = 64 * 1024
+    public static let maximumFileSize = 64 * 1024
 
     /// The statements of every line, in order; a line that cannot be read
     /// is an `.unreadable` statement, so that every problem can be reported.
     /// A file too large to be a configuration is refused as a whole.
-    package static func statements(of bytes: [UInt8], file: String) throws(ConfigError) -> [ConfigStatement] {
+    public static func statements(of bytes: [UInt8], file: String) throws(ConfigError) -> [ConfigStatement] {
         guard bytes.count <= maximumFileSize else {
             throw ConfigError(
                 file: file, line: nil,
@@ -65,7 +65,7 @@ package enum ConfigFileSyntax {
         return statements
     }
 
-    package struct Problem: Error { var message: String }
+    public struct Problem: Error { var message: String }
 
     private static func parseLine(_ line: Substring) throws(Problem) -> ConfigStatement.Content {
         if line.hasPrefix("[") {
@@ -91,7 +91,7 @@ package enum ConfigFileSyntax {
     }
 
     /// `text` without surrounding spaces and tabs.
-    package static func trimmed(_ text: some StringProtocol) -> Substring {
+    public static func trimmed(_ text: some StringProtocol) -> Substring {
         var s = Substring(text)
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" { s = s.dropLast() }
@@ -100,7 +100,7 @@ package enum ConfigFileSyntax {
 
     /// User text quoted in a message, shortened so one bad line cannot flood
     /// the journal.
-    package static func shown(_ text: some StringProtocol, limit: Int = 80) -> String {
+    public static func shown(_ text: some StringProtocol, limit: Int = 80) -> String {
         text.count <= limit ? String(text) : String(text.prefix(limit)) + "..."
     }
 }

@@ -2,23 +2,23 @@ import ScrollPhysics
 
 /// One `Key=` of `tiltscroll.conf`: where it lives, how its text becomes a
 /// field of `Configuration`, and how that field is written back.
-package struct ConfigKey: Sendable {
+public struct ConfigKey: Sendable {
     /// A value that does not fit the key; `message` is the whole sentence.
-    package struct InvalidValue: Error { var message: String }
+    public struct InvalidValue: Error { var message: String }
 
-    package let section: ConfigSection
-    package let name: String
+    public let section: ConfigSection
+    public let name: String
     /// What the key means, for the rendered file's comments.
-    package let help: String
+    public let help: String
     /// Which values it takes: "0 < x <= 1000", "yes or no", "auto, poll, buffer".
-    package let values: String
+    public let values: String
     /// Stores the value, or says what is wrong with it.
-    package let assign: @Sendable (inout Configuration, String) throws(InvalidValue) -> Void
+    public let assign: @Sendable (inout Configuration, String) throws(InvalidValue) -> Void
     /// The field's value as the file writes it.
-    package let render: @Sendable (Configuration) -> String
+    public let render: @Sendable (Configuration) -> String
 
     /// A number in `range`.
-    package static func number(
+    public static func number(
         _ section: ConfigSection, _ name: String, _ field: WritableKeyPath<Configuration, Double> & Sendable,
         range: NumberRange, help: String
     ) -> ConfigKey {
@@ -40,7 +40,7 @@ package struct ConfigKey: Sendable {
     }
 
     /// A systemd boolean.
-    package static func boolean(
+    public static func boolean(
         _ section: ConfigSection, _ name: String, _ field: WritableKeyPath<Configuration, Bool> & Sendable,
         help: String
     ) -> ConfigKey {
@@ -58,7 +58,7 @@ package struct ConfigKey: Sendable {
     }
 
     /// One word out of a fixed list; the words are matched exactly.
-    package static func choice<Value: Equatable & Sendable>(
+    public static func choice<Value: Equatable & Sendable>(
         _ section: ConfigSection, _ name: String, _ field: WritableKeyPath<Configuration, Value> & Sendable,
         words: [(word: String, value: Value)], help: String
     ) -> ConfigKey {
@@ -81,7 +81,7 @@ package struct ConfigKey: Sendable {
     }
 
     /// The words of a string-backed enum, in declaration order.
-    package static func words<E: RawRepresentable & CaseIterable & Sendable>(of type: E.Type) -> [(
+    public static func words<E: RawRepresentable & CaseIterable & Sendable>(of type: E.Type) -> [(
         word: String, value: E
     )]
     where E.RawValue == String {

@@ -4,13 +4,13 @@ import ScrollPhysics
 /// effective configuration is written. Each maps onto one field of
 /// `Configuration`; the defaults are those of the value types.
 extension ConfigKey {
-    package static let all: [ConfigKey] = device + scroll + activation
+    public static let all: [ConfigKey] = device + scroll + activation
 
-    package static func named(_ name: String, in section: ConfigSection) -> ConfigKey? {
+    public static func named(_ name: String, in section: ConfigSection) -> ConfigKey? {
         all.first { $0.section == section && $0.name == name }
     }
 
-    package static func keys(in section: ConfigSection) -> [ConfigKey] { all.filter { $0.section == section } }
+    public static func keys(in section: ConfigSection) -> [ConfigKey] { all.filter { $0.section == section } }
 
     private static let device: [ConfigKey] = [
         ConfigKey(

@@ -1,9 +1,9 @@
 /// The sections of `tiltscroll.conf`, in the order they are written.
-package enum ConfigSection: String, CaseIterable, Sendable {
+public enum ConfigSection: String, CaseIterable, Sendable {
     case device = "Device"
     case scroll = "Scroll"
     case activation = "Activation"
 
     /// `[Device]`, as written in the file and in messages.
-    package var header: String { "[\(rawValue)]" }
+    public var header: String { "[\(rawValue)]" }
 }

@@ -3,7 +3,7 @@ extension Configuration {
     /// default path in /etc) a missing file means the defaults; with
     /// `required: true` (`--config PATH`) it is an error. A file that exists
     /// but cannot be read is always an error. The first problem is thrown.
-    package static func load(path: String, required: Bool) throws(ConfigError) -> Configuration {
+    public static func load(path: String, required: Bool) throws(ConfigError) -> Configuration {
         let result = check(path: path, required: required)
         if let first = result.problems.first { throw first }
         return result.configuration
@@ -11,7 +11,7 @@ extension Configuration {
 
     /// Reads the file at `path` as `load` does and finds every problem in it
     /// (`check(bytes:file:)`).
-    package static func check(path: String, required: Bool) -> Check {
+    public static func check(path: String, required: Bool) -> Check {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readSmallFile(path, limit: ConfigFileSyntax.maximumFileSize, followingLinks: true)

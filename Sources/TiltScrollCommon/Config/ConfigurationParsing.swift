@@ -6,12 +6,12 @@ extension Configuration {
     /// Keys not given keep their defaults. A key given twice takes its last
     /// value, as in systemd's files. The first problem in the file is thrown;
     /// `check` finds them all.
-    package static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> Configuration {
         try parse(bytes: Array(text.utf8), file: file)
     }
 
     /// Parses the raw bytes of a configuration file, which need not be UTF-8.
-    package static func parse(bytes: [UInt8], file: String) throws(ConfigError) -> Configuration {
+    public static func parse(bytes: [UInt8], file: String) throws(ConfigError) -> Configuration {
         let result = check(bytes: bytes, file: file)
         if let first = result.problems.first { throw first }
         return result.configuration
@@ -26,7 +26,7 @@ extension Configuration {
     /// section that is unknown or unreadable are not looked at: they would
     /// only repeat its problem. Two values that are valid alone but not
     /// together are reported unless one of the keys also has an invalid value.
-    package static func check(bytes: [UInt8], file: String) -> Check {
+    public static func check(bytes: [UInt8], file: String) -> Check {
         let statements: [ConfigStatement]
         do {
             statements = try ConfigFileSyntax.statements(of: bytes, file: file)
@@ -83,32 +83,32 @@ extension Configuration {
     }
 
     /// What `check` found: the configuration and every problem, by line.
-    package struct Check: Equatable {
-        package var configuration: Configuration
-        package var problems: [ConfigError]
+    public struct Check: Equatable {
+        public var configuration: Configuration
+        public var problems: [ConfigError]
 
         /// The problems as `--check-config` prints them, one per line.
-        package var report: String { problems.map(\.description).joined(separator: "\n") }
+        public var report: String { problems.map(\.description).joined(separator: "\n") }
     }
 
     /// The line each key was last assigned on.
-    package typealias AssignedLines = [String: Int]
+    public typealias AssignedLines = [String: Int]
 
     /// Two values that are each valid but must be ordered: `smaller` < `larger`.
     private struct Ordering {
-        package var smallerKey: String
-        package var smaller: Double
-        package var largerKey: String
+        public var smallerKey: String
+        public var smaller: Double
+        public var largerKey: String
         /// How the larger side is named in the message ("MaxTilt", "half of SampleRate").
-        package var largerName: String
-        package var larger: Double
+        public var largerName: String
+        public var larger: Double
     }
 
     /// Every pair of values that are valid alone but not together, with the
     /// line of the key to change (nil only if the defaults themselves clash).
     /// Pairs with a key in `invalid` (given a value it does not take) are
     /// left out: the value they would compare is not the one the user wrote.
-    package func combinationProblems(_ lines: AssignedLines, leavingOut invalid: Set<String> = [])
+    public func combinationProblems(_ lines: AssignedLines, leavingOut invalid: Set<String> = [])
         -> [(line: Int?, message: String)]
     {
         let orderings = [
@@ -144,7 +144,7 @@ extension Configuration {
         }
     }
 
-    package static func unknownSectionMessage(_ name: String) -> String {
+    public static func unknownSectionMessage(_ name: String) -> String {
         let sections = ConfigSection.allCases
         if let near = NearestName.nearest(to: name, among: sections.map(\.rawValue)) {
             return "unknown section [\(name)]; did you mean [\(near)]?"
@@ -153,7 +153,7 @@ extension Configuration {
         return "unknown section [\(name)]; the sections are \(list)"
     }
 
-    package static func outsideSectionMessage(_ name: String, _ value: String) -> String {
+    public static func outsideSectionMessage(_ name: String, _ value: String) -> String {
         let assignment = ConfigFileSyntax.shown("\(name)=\(value)")
         if let home = ConfigKey.all.first(where: { $0.name == name }) {
             return "'\(assignment)' comes before any section header; put it under \(home.section.header)"
@@ -162,7 +162,7 @@ extension Configuration {
         return "'\(assignment)' comes before any section header; keys belong under \(list)"
     }
 
-    package static func unknownKeyMessage(_ name: String, in section: ConfigSection) -> String {
+    public static func unknownKeyMessage(_ name: String, in section: ConfigSection) -> String {
         let shown = ConfigFileSyntax.shown(name)
         if let home = ConfigKey.all.first(where: { $0.name == name }) {
             return "\(shown) belongs in \(home.section.header), not \(section.header)"

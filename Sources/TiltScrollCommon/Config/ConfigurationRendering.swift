@@ -3,7 +3,7 @@ extension Configuration {
     /// every section and key with its value, each preceded by a comment that
     /// says what it means, which values it takes and its default. Parsing the
     /// result gives back this configuration.
-    package func renderEffective() -> String {
+    public func renderEffective() -> String {
         let defaults = Configuration()
         var text = """
             # tiltscroll configuration: every key with its effective value.

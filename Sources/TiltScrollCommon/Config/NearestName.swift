@@ -1,10 +1,10 @@
 /// Finds the valid name a misspelt one was probably meant to be, for
 /// "did you mean 'Speed'?" in configuration errors.
-package enum NearestName {
+public enum NearestName {
     /// The candidate closest to `name`, or nil when none is close enough to be
     /// a plausible typo. Case is ignored when measuring (so `speed` finds
     /// `Speed`); ties go to the earliest candidate.
-    package static func nearest(to name: String, among candidates: [String]) -> String? {
+    public static func nearest(to name: String, among candidates: [String]) -> String? {
         // No valid name is long; measuring a pasted paragraph would only cost time.
         guard name.utf8.count <= 64 else { return nil }
         let typed = Array(name.lowercased())
@@ -20,11 +20,11 @@ package enum NearestName {
 
     /// About one edit per three characters: "Sped" -> "Speed", "DeadZoon" ->
     /// "DeadZone", but "Foo" suggests nothing.
-    package static func allowedDistance(_ a: Int, _ b: Int) -> Int { max(1, min(a, b) / 3) }
+    public static func allowedDistance(_ a: Int, _ b: Int) -> Int { max(1, min(a, b) / 3) }
 
     /// Optimal string alignment distance: insertions, deletions, substitutions
     /// and transpositions of neighbours ("Seped" -> "Speed") each cost one.
-    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    public static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         // Three rolling rows: the one before the previous is needed for transpositions.

@@ -2,55 +2,55 @@ import ScrollPhysics
 
 /// How the raw counts of one axis become m/s^2: (raw + offset) * scale, as
 /// the IIO ABI defines `*_raw`, `*_offset` and `*_scale`.
-package struct AxisCalibration: Equatable {
-    package var scale: Double = 1
+public struct AxisCalibration: Equatable {
+    public var scale: Double = 1
     /// The attribute the scale was read from; nil when the device has none and 1 is used.
-    package var scaleAttribute: String? = nil
-    package var offset: Double = 0
+    public var scaleAttribute: String? = nil
+    public var offset: Double = 0
     /// The attribute the offset was read from; nil when the device has none and 0 is used.
-    package var offsetAttribute: String? = nil
+    public var offsetAttribute: String? = nil
 
-    package func value(raw: Int64) -> Double { (Double(raw) + offset) * scale }
+    public func value(raw: Int64) -> Double { (Double(raw) + offset) * scale }
 }
 
 /// Scale and offset of the three axes.
-package struct AccelCalibration: Equatable {
-    package var x = AxisCalibration()
-    package var y = AxisCalibration()
-    package var z = AxisCalibration()
+public struct AccelCalibration: Equatable {
+    public var x = AxisCalibration()
+    public var y = AxisCalibration()
+    public var z = AxisCalibration()
 
     /// The smallest step the sensor can show, m/s^2 per count: the finest of
     /// the three axes' scales (the physics judges stillness on the sensor's
     /// noise, which no part shows finer than this). 0, unknown, when an axis
     /// has no scale attribute: its values are then taken as m/s^2 already
     /// and say nothing of the part's counts.
-    package var resolution: Double {
+    public var resolution: Double {
         let axes = [x, y, z]
         guard axes.allSatisfy({ $0.scaleAttribute != nil }) else { return 0 }
         return axes.map { abs($0.scale) }.min() ?? 0
     }
 
     /// The acceleration in the sensor's frame, m/s^2; the mount matrix is not applied.
-    package func acceleration(x rawX: Int64, y rawY: Int64, z rawZ: Int64) -> Vector3 {
+    public func acceleration(x rawX: Int64, y rawY: Int64, z rawZ: Int64) -> Vector3 {
         Vector3(x.value(raw: rawX), y.value(raw: rawY), z.value(raw: rawZ))
     }
 
     /// Attributes that may hold an axis' scale, most specific first: the
     /// per-axis one (st_accel has only these), the one shared by all
     /// accelerometer axes, then the device-wide one.
-    package static func scaleAttributes(axis: Character) -> [String] {
+    public static func scaleAttributes(axis: Character) -> [String] {
         ["in_accel_\(axis)_scale", "in_accel_scale", "scale"]
     }
 
     /// Attributes that may hold an axis' offset, in the same order.
-    package static func offsetAttributes(axis: Character) -> [String] {
+    public static func offsetAttributes(axis: Character) -> [String] {
         ["in_accel_\(axis)_offset", "in_accel_offset", "offset"]
     }
 
     /// Reads scale and offset of every axis from the device. Only attributes
     /// that exist are read; one that exists but does not hold a number is an
     /// error naming it (a wrong scale would scroll at a wrong speed).
-    package static func read(from device: DeviceDirectory) throws(CaptureError) -> AccelCalibration {
+    public static func read(from device: DeviceDirectory) throws(CaptureError) -> AccelCalibration {
         var calibration = AccelCalibration()
         for axis: Character in ["x", "y", "z"] {
             var axisCalibration = AxisCalibration()

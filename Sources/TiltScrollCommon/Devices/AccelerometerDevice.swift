@@ -1,7 +1,7 @@
 import ScrollPhysics
 
 /// The two ways samples can be captured from an IIO accelerometer.
-package enum CaptureMode: String, Equatable, CaseIterable {
+public enum CaptureMode: String, Equatable, CaseIterable, Sendable {
     /// Re-read the `in_accel_{x,y,z}_raw` attributes on a timer.
     case poll
     /// Read whole scans from `/dev/iio:deviceN` as the device produces them.
@@ -9,17 +9,17 @@ package enum CaptureMode: String, Equatable, CaseIterable {
 }
 
 /// The capture modes a device supports.
-package struct CaptureModes: OptionSet, Equatable, CustomStringConvertible {
-    package let rawValue: Int
-    package init(rawValue: Int) { self.rawValue = rawValue }
-    package static let poll = CaptureModes(rawValue: 1)
-    package static let buffer = CaptureModes(rawValue: 2)
+public struct CaptureModes: OptionSet, Equatable, CustomStringConvertible, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let poll = CaptureModes(rawValue: 1)
+    public static let buffer = CaptureModes(rawValue: 2)
 
-    package func contains(_ mode: CaptureMode) -> Bool {
+    public func contains(_ mode: CaptureMode) -> Bool {
         contains(mode == .poll ? CaptureModes.poll : CaptureModes.buffer)
     }
 
-    package var description: String {
+    public var description: String {
         var names: [String] = []
         if contains(.poll) { names.append("poll") }
         if contains(.buffer) { names.append("buffer") }
@@ -35,7 +35,7 @@ package struct CaptureModes: OptionSet, Equatable, CustomStringConvertible {
 /// the snapshot names it), and a copy of a dozen strings and enums inline
 /// cost about a thousand instructions each time; a copy of the box is one
 /// reference count.
-package struct AccelerometerDevice: Equatable {
+public struct AccelerometerDevice: Equatable {
     /// What discovery found; the box below holds one.
     private struct Fields: Equatable {
         /// The name and the syspath, in the form views take them.
@@ -59,7 +59,7 @@ package struct AccelerometerDevice: Equatable {
 
     private var box: Box
 
-    package init(
+    public init(
         name: DeviceText, sysfsPath: DeviceText, sysName: DeviceText, deviceNode: DeviceText?,
         location: SensorLocation, locationSource: SensorLocationSource, mountMatrix: MountMatrix,
         mountMatrixSource: MountMatrixSource, calibration: AccelCalibration, captureModes: CaptureModes,
@@ -73,7 +73,7 @@ package struct AccelerometerDevice: Equatable {
                 trigger: trigger, problem: problem))
     }
 
-    package static func == (a: AccelerometerDevice, b: AccelerometerDevice) -> Bool {
+    public static func == (a: AccelerometerDevice, b: AccelerometerDevice) -> Bool {
         a.box === b.box || a.box.fields == b.box.fields
     }
 
@@ -86,71 +86,71 @@ package struct AccelerometerDevice: Equatable {
     }
 
     /// The name and the syspath as the daemon's views show them.
-    package var identity: SensorIdentity { box.fields.identity }
+    public var identity: SensorIdentity { box.fields.identity }
     /// The IIO `name` attribute, e.g. `accel_3d`, `kxcj91008`, `lis3dh`.
-    package var name: DeviceText {
+    public var name: DeviceText {
         get { box.fields.identity.name }
         set { writable.fields.identity = SensorIdentity(name: newValue, path: sysfsPath) }
     }
     /// The udev syspath, e.g. `/sys/devices/.../iio:device0`.
-    package var sysfsPath: DeviceText {
+    public var sysfsPath: DeviceText {
         get { box.fields.identity.path }
         set { writable.fields.identity = SensorIdentity(name: name, path: newValue) }
     }
     /// The kernel's name for it, e.g. `iio:device0`.
-    package var sysName: DeviceText {
+    public var sysName: DeviceText {
         get { box.fields.sysName }
         set { writable.fields.sysName = newValue }
     }
     /// `/dev/iio:deviceN` when it exists.
-    package var deviceNode: DeviceText? {
+    public var deviceNode: DeviceText? {
         get { box.fields.deviceNode }
         set { writable.fields.deviceNode = newValue }
     }
-    package var location: SensorLocation {
+    public var location: SensorLocation {
         get { box.fields.location }
         set { writable.fields.location = newValue }
     }
-    package var locationSource: SensorLocationSource {
+    public var locationSource: SensorLocationSource {
         get { box.fields.locationSource }
         set { writable.fields.locationSource = newValue }
     }
     /// The matrix that turns sensor axes into display axes, already resolved.
-    package var mountMatrix: MountMatrix {
+    public var mountMatrix: MountMatrix {
         get { box.fields.mountMatrix }
         set { writable.fields.mountMatrix = newValue }
     }
-    package var mountMatrixSource: MountMatrixSource {
+    public var mountMatrixSource: MountMatrixSource {
         get { box.fields.mountMatrixSource }
         set { writable.fields.mountMatrixSource = newValue }
     }
     /// Per-axis scale and offset as discovered (re-read when a capture opens).
-    package var calibration: AccelCalibration {
+    public var calibration: AccelCalibration {
         get { box.fields.calibration }
         set { writable.fields.calibration = newValue }
     }
-    package var captureModes: CaptureModes {
+    public var captureModes: CaptureModes {
         get { box.fields.captureModes }
         set { writable.fields.captureModes = newValue }
     }
     /// The trigger buffered capture would use; nil when the device has no buffer.
-    package var trigger: BufferTrigger? {
+    public var trigger: BufferTrigger? {
         get { box.fields.trigger }
         set { writable.fields.trigger = newValue }
     }
     /// Why the device cannot be used as it is (a malformed mount matrix,
     /// scale or offset); it is still listed so the user can see and fix it.
-    package var problem: CaptureError? {
+    public var problem: CaptureError? {
         get { box.fields.problem }
         set { writable.fields.problem = newValue }
     }
 
-    package var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath.unescaped) }
+    public var directory: DeviceDirectory { DeviceDirectory(path: sysfsPath.unescaped) }
 
     /// Whether it is a HID sensor hub's accelerometer (Intel ISH, AMD SFH:
     /// hid-sensor-accel-3d under a `HID-SENSOR-200073.N.auto` device). Its
     /// raw reads are report round trips with the hub, which answers at once
     /// whatever its report interval; while the kernel holds it powered
     /// (between polls too) it streams reports at that interval.
-    package var isHIDSensorHub: Bool { sysfsPath.unescaped.contains("/HID-SENSOR-") }
+    public var isHIDSensorHub: Bool { sysfsPath.unescaped.contains("/HID-SENSOR-") }
 }

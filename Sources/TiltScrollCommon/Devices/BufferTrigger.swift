@@ -1,6 +1,6 @@
 /// Which trigger drives a device's buffer, as buffered capture would use it.
 /// Trigger names are the kernel's (`DeviceText`).
-package enum BufferTrigger: Equatable, CustomStringConvertible {
+public enum BufferTrigger: Equatable, CustomStringConvertible {
     /// The device has no `trigger/` directory: its buffer is filled by the
     /// hardware or driver itself (a hardware FIFO), no trigger is needed.
     case notNeeded
@@ -12,15 +12,15 @@ package enum BufferTrigger: Equatable, CustomStringConvertible {
     /// A trigger is needed and none is usable: buffered capture is not possible.
     case unavailable
 
-    package var isUsable: Bool { self != .unavailable }
+    public var isUsable: Bool { self != .unavailable }
 
     /// The trigger name to write, if one must be set.
-    package var nameToSet: DeviceText? {
+    public var nameToSet: DeviceText? {
         if case .own(let name) = self { return name }
         return nil
     }
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .notNeeded: return "none needed"
         case .current(let name): return "\(name) (current)"
@@ -30,11 +30,11 @@ package enum BufferTrigger: Equatable, CustomStringConvertible {
     }
 
     /// Where the kernel lists IIO devices and triggers.
-    package static let iioDevicesDirectory = "/sys/bus/iio/devices"
+    public static let iioDevicesDirectory = "/sys/bus/iio/devices"
 
     /// The name of a device's own trigger, as drivers register it
     /// (`%s-dev%d` with the IIO name and device number), e.g. `accel_3d-dev0`.
-    package static func ownTriggerName(deviceName: DeviceText, sysName: DeviceText) -> DeviceText? {
+    public static func ownTriggerName(deviceName: DeviceText, sysName: DeviceText) -> DeviceText? {
         let prefix = "iio:device"
         let sysName = sysName.unescaped
         guard sysName.hasPrefix(prefix), let number = Int(sysName.dropFirst(prefix.count)) else { return nil }
@@ -47,7 +47,7 @@ package enum BufferTrigger: Equatable, CustomStringConvertible {
     /// set it chose it, and some drivers (bmc150) refuse foreign triggers
     /// only at enable time, which then falls back to polling.
     /// The triggers are only listed when one has to be chosen.
-    package static func decide(
+    public static func decide(
         currentTrigger: DeviceText?, ownName: DeviceText?, existingTriggers: @autoclosure () -> [DeviceText]
     ) -> BufferTrigger {
         guard let currentTrigger else { return .notNeeded }
@@ -58,8 +58,7 @@ package enum BufferTrigger: Equatable, CustomStringConvertible {
     }
 
     /// Looks at the device and the triggers in /sys/bus/iio/devices.
-    package static func find(for device: DeviceDirectory, deviceName: DeviceText, sysName: DeviceText) -> BufferTrigger
-    {
+    public static func find(for device: DeviceDirectory, deviceName: DeviceText, sysName: DeviceText) -> BufferTrigger {
         guard FileSystem.isDirectory(device.attributePath("trigger")) else { return .notNeeded }
         guard let current = try? device.read("trigger/current_trigger") else { return .unavailable }
         return decide(
@@ -68,7 +67,7 @@ package enum BufferTrigger: Equatable, CustomStringConvertible {
     }
 
     /// The `name` of every trigger the kernel has registered.
-    package static func existingTriggerNames() -> [DeviceText] {
+    public static func existingTriggerNames() -> [DeviceText] {
         guard let entries = try? FileSystem.directoryEntries(iioDevicesDirectory) else { return [] }
         return entries.filter { $0.hasPrefix("trigger") }.compactMap { entry in
             try? SysfsAttribute.read(iioDevicesDirectory + "/" + entry + "/name")

@@ -6,8 +6,8 @@
 /// (`DisplayEscaping`, one line at most): printed, logged, put in the
 /// systemd status or a D-Bus property, it is safe as it is. Parts that are
 /// `DeviceText` arrive escaped already and stay as they are.
-package struct CaptureError: Error, Equatable, CustomStringConvertible {
-    package enum Kind: Equatable {
+public struct CaptureError: Error, Equatable, CustomStringConvertible {
+    public enum Kind: Equatable, Sendable {
         /// No accelerometer exists, or the one asked for is not among them.
         case notFound
         /// An attribute or udev property holds a value that does not parse.
@@ -24,24 +24,24 @@ package struct CaptureError: Error, Equatable, CustomStringConvertible {
         case system
     }
 
-    package var kind: Kind
+    public var kind: Kind
     /// What failed, escaped whenever it is set.
-    package var message: String {
+    public var message: String {
         get { escapedMessage }
         set { escapedMessage = DisplayEscaping.escape(newValue, limit: DisplayEscaping.lineLimit) }
     }
     private var escapedMessage: String
 
-    package init(kind: Kind, message: String) {
+    public init(kind: Kind, message: String) {
         self.kind = kind
         escapedMessage = DisplayEscaping.escape(message, limit: DisplayEscaping.lineLimit)
     }
 
-    package var description: String { message }
+    public var description: String { message }
 
     /// An error from a failed system call on `path`, classified by its errno so
     /// callers can tell "busy" from "gone" without parsing text.
-    package static func system(_ error: SystemError, doing action: String) -> CaptureError {
+    public static func system(_ error: SystemError, doing action: String) -> CaptureError {
         let kind: Kind
         switch error.code {
         case .resourceBusy: kind = .busy

@@ -5,17 +5,17 @@ import ScrollPhysics
 /// Only attributes that exist are read, and only those needed: reading some
 /// attributes blocks (lis3dh raw values at 1 Hz) or fails by design (HID
 /// `in_accel_hysteresis`).
-package enum DeviceDiscovery {
+public enum DeviceDiscovery {
     /// Every IIO accelerometer: a device with `in_accel_{x,y,z}_raw` or
     /// `scan_elements/in_accel_{x,y,z}_en`. Devices are in udev's order.
-    package static func enumerate(matrixOverride: MountMatrix?) throws(CaptureError) -> [AccelerometerDevice] {
+    public static func enumerate(matrixOverride: MountMatrix?) throws(CaptureError) -> [AccelerometerDevice] {
         try UdevDevices.enumerateIIO().compactMap { inspect($0, matrixOverride: matrixOverride) }
     }
 
     /// Re-reads one device, e.g. after a udev `change` event (a new hwdb
     /// matrix or location). Fails when the path is not an accelerometer or
     /// its matrix, scale or offset is malformed: keep the previous description.
-    package static func describe(sysfsPath: DeviceText, matrixOverride: MountMatrix?) throws(CaptureError)
+    public static func describe(sysfsPath: DeviceText, matrixOverride: MountMatrix?) throws(CaptureError)
         -> AccelerometerDevice
     {
         let record = try UdevDevices.describe(sysfsPath: sysfsPath)
@@ -31,7 +31,7 @@ package enum DeviceDiscovery {
     /// /sys/bus/iio/devices link or the real path), each as it is or as
     /// `--list-devices` shows it; without it the display sensor is
     /// preferred over one in the keyboard base.
-    package static func choose(from devices: [AccelerometerDevice], name: String?) throws(CaptureError)
+    public static func choose(from devices: [AccelerometerDevice], name: String?) throws(CaptureError)
         -> AccelerometerDevice
     {
         guard !devices.isEmpty else {
@@ -65,7 +65,7 @@ package enum DeviceDiscovery {
     /// Which of `devices` is used when `[Device] Name=` names none: the
     /// display sensor, since tilt scrolling follows the screen, else the
     /// first. nil when there are no devices.
-    package static func preferredIndex(among devices: [AccelerometerDevice]) -> Int? {
+    public static func preferredIndex(among devices: [AccelerometerDevice]) -> Int? {
         guard !devices.isEmpty else { return nil }
         return devices.firstIndex { $0.location == .display } ?? 0
     }
@@ -77,7 +77,7 @@ package enum DeviceDiscovery {
     /// buffer cannot give without waking at its own rate). nil when
     /// `display` is not the display's, or no base sensor fits: then tablet
     /// mode cannot come from the hinge.
-    package static func hingeBaseIndex(among devices: [AccelerometerDevice], display: AccelerometerDevice) -> Int? {
+    public static func hingeBaseIndex(among devices: [AccelerometerDevice], display: AccelerometerDevice) -> Int? {
         guard display.location == .display else { return nil }
         return devices.firstIndex {
             $0.location == .base && $0.sysfsPath != display.sysfsPath && $0.problem == nil
@@ -87,7 +87,7 @@ package enum DeviceDiscovery {
 
     /// Describes the device udev reported, or nil when it is not an
     /// accelerometer (another IIO device, a trigger).
-    package static func inspect(_ record: UdevDeviceRecord, matrixOverride: MountMatrix?) -> AccelerometerDevice? {
+    public static func inspect(_ record: UdevDeviceRecord, matrixOverride: MountMatrix?) -> AccelerometerDevice? {
         let directory = DeviceDirectory(path: record.sysfsPath.unescaped)
         let axes = ["x", "y", "z"]
         let hasRaw = axes.allSatisfy { directory.has("in_accel_\($0)_raw") }

@@ -1,7 +1,7 @@
 import ScrollPhysics
 
 /// Where a device's mount matrix came from, in precedence order.
-package enum MountMatrixSource: Equatable, CustomStringConvertible {
+public enum MountMatrixSource: Equatable, CustomStringConvertible {
     /// `[Device] MountMatrix=` in the configuration.
     case configuration
     /// udev property `ACCEL_MOUNT_MATRIX` (systemd's 60-sensor.hwdb or a local rule).
@@ -11,7 +11,7 @@ package enum MountMatrixSource: Equatable, CustomStringConvertible {
     /// No source: the identity.
     case identity
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .configuration: return "configuration MountMatrix="
         case .udevProperty: return "udev ACCEL_MOUNT_MATRIX"
@@ -23,13 +23,13 @@ package enum MountMatrixSource: Equatable, CustomStringConvertible {
     /// Kernel attributes holding the matrix, in the order they are consulted:
     /// `mount_matrix` (st_accel), `in_accel_mount_matrix` (kxcjk-1013 and most
     /// others), `in_mount_matrix` (bmc150).
-    package static let sysfsAttributes = ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"]
+    public static let sysfsAttributes = ["mount_matrix", "in_accel_mount_matrix", "in_mount_matrix"]
 }
 
 /// The mount matrix a device is used with, and where it came from.
-package struct ResolvedMountMatrix: Equatable {
-    package var matrix: MountMatrix
-    package var source: MountMatrixSource
+public struct ResolvedMountMatrix: Equatable {
+    public var matrix: MountMatrix
+    public var source: MountMatrixSource
 
     /// Takes the first source that has a matrix: the configuration override,
     /// then the udev property, then the first sysfs attribute present
@@ -38,7 +38,7 @@ package struct ResolvedMountMatrix: Equatable {
     ///
     /// A malformed matrix in the winning source is an error naming it, never
     /// a silent fall-through: a lower source would scroll the wrong way.
-    package static func resolve(
+    public static func resolve(
         override: MountMatrix?, udevProperty: DeviceText?, sysfs: [(attribute: String, text: DeviceText)],
         devicePath: DeviceText
     ) throws(CaptureError) -> ResolvedMountMatrix {

@@ -1,12 +1,12 @@
 /// Where an accelerometer sits on a convertible: in the lid with the display,
 /// or in the keyboard base. Tilt scrolling follows the display.
-package enum SensorLocation: String, Equatable {
+public enum SensorLocation: String, Equatable {
     case display
     case base
 }
 
 /// Where a device's `SensorLocation` came from, in precedence order.
-package enum SensorLocationSource: Equatable, CustomStringConvertible {
+public enum SensorLocationSource: Equatable, CustomStringConvertible {
     /// udev property `ACCEL_LOCATION` (systemd's hwdb or a local rule).
     case udevProperty
     /// sysfs `label` (`accel-display`, `accel-base`), from firmware.
@@ -16,7 +16,7 @@ package enum SensorLocationSource: Equatable, CustomStringConvertible {
     /// Nothing said otherwise: a single sensor is almost always the display's.
     case assumed
 
-    package var description: String {
+    public var description: String {
         switch self {
         case .udevProperty: return "udev ACCEL_LOCATION"
         case .sysfsLabel: return "sysfs label"
@@ -32,7 +32,7 @@ extension SensorLocation {
     /// about the location and passes the question on to the next source.
     /// Later sources are only evaluated (their attributes only read) when
     /// the earlier ones said nothing.
-    package static func resolve(
+    public static func resolve(
         udevProperty: DeviceText?, label: @autoclosure () -> DeviceText?,
         location: @autoclosure () -> DeviceText?
     ) -> (SensorLocation, SensorLocationSource) {

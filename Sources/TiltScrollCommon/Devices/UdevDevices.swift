@@ -3,17 +3,17 @@ import Glibc
 
 /// What udev reports for one device of subsystem "iio", copied out of
 /// libudev byte for byte (escaped when shown).
-package struct UdevDeviceRecord: Equatable {
-    package var sysfsPath: DeviceText
-    package var sysName: DeviceText
-    package var deviceNode: DeviceText?
-    package var name: DeviceText?
+public struct UdevDeviceRecord: Equatable {
+    public var sysfsPath: DeviceText
+    public var sysName: DeviceText
+    public var deviceNode: DeviceText?
+    public var name: DeviceText?
     /// udev property `ACCEL_MOUNT_MATRIX`.
-    package var mountMatrix: DeviceText?
+    public var mountMatrix: DeviceText?
     /// udev property `ACCEL_LOCATION`.
-    package var location: DeviceText?
+    public var location: DeviceText?
 
-    package init(
+    public init(
         sysfsPath: DeviceText, sysName: DeviceText, deviceNode: DeviceText? = nil, name: DeviceText? = nil,
         mountMatrix: DeviceText? = nil, location: DeviceText? = nil
     ) {
@@ -40,10 +40,10 @@ package struct UdevDeviceRecord: Equatable {
 /// libudev's view of the IIO subsystem. libudev reports failures through
 /// `errno` or a negative return; a call that fails without one is said to
 /// have run out of memory, the only other cause it has.
-package enum UdevDevices {
+public enum UdevDevices {
     /// Every device of subsystem "iio" (devices and triggers), in libudev's
     /// order (sorted by syspath).
-    package static func enumerateIIO() throws(CaptureError) -> [UdevDeviceRecord] {
+    public static func enumerateIIO() throws(CaptureError) -> [UdevDeviceRecord] {
         try enumerate(subsystem: "iio", listing: "IIO devices", record: UdevDeviceRecord.init)
     }
 
@@ -52,7 +52,7 @@ package enum UdevDevices {
     /// alternatives), each made into a record (nil: not one of them), in
     /// libudev's order (sorted by syspath). `listing` names them in the
     /// error. The one place the daemon walks a udev enumeration.
-    package static func enumerate<Record>(
+    public static func enumerate<Record>(
         subsystem: String, properties: [(name: String, value: String)] = [], listing: String,
         record: (OpaquePointer) -> Record?
     ) throws(CaptureError) -> [Record] {
@@ -89,7 +89,7 @@ package enum UdevDevices {
     /// The device at `sysfsPath` (any path that resolves to a device in
     /// /sys, e.g. the /sys/bus/iio/devices/iio:deviceN link), or a
     /// `.notFound` error when there is none.
-    package static func describe(sysfsPath: DeviceText) throws(CaptureError) -> UdevDeviceRecord {
+    public static func describe(sysfsPath: DeviceText) throws(CaptureError) -> UdevDeviceRecord {
         let notFound = CaptureError(kind: .notFound, message: "no device at \(sysfsPath)")
         guard let udev = udev_new() else { throw notFound }
         defer { udev_unref(udev) }

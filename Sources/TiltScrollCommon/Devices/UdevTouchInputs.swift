@@ -7,12 +7,12 @@ import Glibc
 /// pen, on the display or beside it). A device may be both (a touchscreen
 /// with a pen); it is then a touchscreen. Everything else (touchpads, mice,
 /// keyboards) is nil: a finger on a touchpad does not hold the display.
-package enum TouchInputKind: String, Equatable, Sendable, CaseIterable {
+public enum TouchInputKind: String, Equatable, Sendable, CaseIterable {
     case touchscreen
     case pen
 
     /// The kind udev's properties give, or nil for other input devices.
-    package init?(touchscreen: String?, tablet: String?) {
+    public init?(touchscreen: String?, tablet: String?) {
         if touchscreen == "1" {
             self = .touchscreen
         } else if tablet == "1" {
@@ -23,7 +23,7 @@ package enum TouchInputKind: String, Equatable, Sendable, CaseIterable {
     }
 
     /// The kind of the libudev device `device` (`struct udev_device`).
-    package init?(udevDevice device: OpaquePointer) {
+    public init?(udevDevice device: OpaquePointer) {
         self.init(
             touchscreen: udev_device_get_property_value(device, "ID_INPUT_TOUCHSCREEN").map { String(cString: $0) },
             tablet: udev_device_get_property_value(device, "ID_INPUT_TABLET").map { String(cString: $0) })
@@ -31,13 +31,13 @@ package enum TouchInputKind: String, Equatable, Sendable, CaseIterable {
 }
 
 /// One event device udev tags as a touchscreen or a pen.
-package struct TouchInputRecord: Equatable {
-    package var sysfsPath: DeviceText
+public struct TouchInputRecord: Equatable {
+    public var sysfsPath: DeviceText
     /// `/dev/input/eventN`.
-    package var deviceNode: DeviceText
-    package var kind: TouchInputKind
+    public var deviceNode: DeviceText
+    public var kind: TouchInputKind
 
-    package init(sysfsPath: DeviceText, deviceNode: DeviceText, kind: TouchInputKind) {
+    public init(sysfsPath: DeviceText, deviceNode: DeviceText, kind: TouchInputKind) {
         self.sysfsPath = sysfsPath
         self.deviceNode = deviceNode
         self.kind = kind
@@ -49,7 +49,7 @@ extension UdevDevices {
     /// or `ID_INPUT_TABLET=1`, in libudev's order (sorted by syspath). The
     /// properties come from udev's database: without udevd running (a
     /// container, an initramfs) there are none, and no touch device is found.
-    package static func enumerateTouchInputs() throws(CaptureError) -> [TouchInputRecord] {
+    public static func enumerateTouchInputs() throws(CaptureError) -> [TouchInputRecord] {
         try enumerate(
             subsystem: "input", properties: [("ID_INPUT_TOUCHSCREEN", "1"), ("ID_INPUT_TABLET", "1")],
             listing: "touchscreens and pens", record: TouchInputRecord.init(udevDevice:))
@@ -60,7 +60,7 @@ extension TouchInputRecord {
     /// The record of the libudev device `device` when it is a touchscreen's
     /// or a pen's event node. The properties sit on both the inputN device
     /// and its eventN child; only the event node is read.
-    package init?(udevDevice device: OpaquePointer) {
+    public init?(udevDevice device: OpaquePointer) {
         guard let syspath = udev_device_get_syspath(device),
             let node = udev_device_get_devnode(device).map({ DeviceText(cString: $0) }),
             TouchInputRecord.isEventNode(node), let kind = TouchInputKind(udevDevice: device)
@@ -72,7 +72,7 @@ extension TouchInputRecord {
 extension TouchInputRecord {
     /// Whether `node` is an evdev node, `/dev/input/eventN` (not the legacy
     /// `mouseN` or `jsN` of the same device).
-    package static func isEventNode(_ node: DeviceText) -> Bool {
+    public static func isEventNode(_ node: DeviceText) -> Bool {
         let prefix = Array("/dev/input/event".utf8)
         guard node.bytes.starts(with: prefix) else { return false }
         let number = node.bytes.dropFirst(prefix.count)

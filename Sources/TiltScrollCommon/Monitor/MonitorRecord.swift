@@ -8,46 +8,46 @@ import ScrollPhysics
 ///
 /// The line is `key=value` fields separated by tabs, so that a newer daemon
 /// may add fields an older client skips.
-package struct MonitorRecord: Equatable {
+public struct MonitorRecord: Equatable {
     /// The physics as the last sample left it.
-    package struct Reading: Equatable {
-        package var intent: IntentState
-        package var orientation: ScreenOrientation
-        package var orientationPending: Bool
-        package var isNeutralSet: Bool
+    public struct Reading: Equatable {
+        public var intent: IntentState
+        public var orientation: ScreenOrientation
+        public var orientationPending: Bool
+        public var isNeutralSet: Bool
         /// What became of the last sample (`SampleVerdict`, as its description).
-        package var lastSample: String
-        package var isStale: Bool
-        package var tiltDegrees: Double
-        package var horizontalTiltDegrees: Double
+        public var lastSample: String
+        public var isStale: Bool
+        public var tiltDegrees: Double
+        public var horizontalTiltDegrees: Double
         /// Detents a second.
-        package var speed: Double
-        package var horizontalSpeed: Double
+        public var speed: Double
+        public var horizontalSpeed: Double
     }
 
     /// The daemon's status line (or the demo's progress).
-    package var state: String
+    public var state: String
     /// The sensor and its capture, in words.
-    package var device: String
+    public var device: String
     /// The physics; nil while no sensor is captured.
-    package var reading: Reading?
+    public var reading: Reading?
     /// The latest sample in m/s², before and after the mount matrix.
-    package var raw = Vector3.zero
-    package var corrected = Vector3.zero
-    package var matrix = MountMatrix.identity
+    public var raw = Vector3.zero
+    public var corrected = Vector3.zero
+    public var matrix = MountMatrix.identity
     /// Detents scrolled since the monitor began.
-    package var scrolled = 0.0
-    package var horizontalScrolled = 0.0
+    public var scrolled = 0.0
+    public var horizontalScrolled = 0.0
     /// The settings the gauges are drawn with (the speed with the sensitivity applied).
-    package var deadZoneDegrees: Double
-    package var horizontalDeadZoneDegrees: Double
-    package var maxTiltDegrees: Double
-    package var curve: Double
-    package var maxSpeed: Double
-    package var horizontal: Bool
+    public var deadZoneDegrees: Double
+    public var horizontalDeadZoneDegrees: Double
+    public var maxTiltDegrees: Double
+    public var curve: Double
+    public var maxSpeed: Double
+    public var horizontal: Bool
 
     /// A record with the gauges of `settings`.
-    package init(state: String, device: String, settings: ScrollSettings) {
+    public init(state: String, device: String, settings: ScrollSettings) {
         self.state = state
         self.device = device
         deadZoneDegrees = settings.deadZoneDegrees
@@ -59,7 +59,7 @@ package struct MonitorRecord: Equatable {
     }
 
     /// Takes what the readout says.
-    package mutating func read(_ readout: ScrollReadout) {
+    public mutating func read(_ readout: ScrollReadout) {
         reading = Reading(
             intent: readout.intent, orientation: readout.orientation, orientationPending: readout.orientationPending,
             isNeutralSet: readout.isNeutralSet, lastSample: readout.lastSample.description,
@@ -71,7 +71,7 @@ package struct MonitorRecord: Equatable {
     // MARK: - The line
 
     /// One line, without its newline.
-    package var encoded: String {
+    public var encoded: String {
         var fields: [(String, String)] = [
             ("state", state), ("device", device), ("raw", Self.vector(raw)), ("corrected", Self.vector(corrected)),
             ("matrix", matrix.description), ("scrolled", "\(scrolled)"),
@@ -92,13 +92,13 @@ package struct MonitorRecord: Equatable {
     }
 
     /// Why a line is not a record.
-    package struct ParseError: Error, Equatable, CustomStringConvertible {
-        package var description: String
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var description: String
     }
 
     /// The record a line holds. Unknown fields are skipped; a missing or
     /// malformed field the view needs fails.
-    package init(parsing line: Substring) throws(ParseError) {
+    public init(parsing line: Substring) throws(ParseError) {
         var values: [Substring: Substring] = [:]
         for field in line.split(separator: "\t") {
             guard let equals = field.firstIndex(of: "=") else { continue }

@@ -22,39 +22,39 @@ import Glibc
 /// (a failing read, a stale sensor) logs when it starts and when it ends,
 /// not each time it recurs. The messages are built only when written (they
 /// are autoclosures), so a disabled `debug` costs one comparison.
-package enum Log {
-    package enum Level: Int32, Comparable {
+public enum Log {
+    public enum Level: Int32, Comparable {
         case error = 3
         case warning = 4
         case notice = 5
         case info = 6
         case debug = 7
 
-        package static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 
     /// The most detailed level written. Set once at start-up from `--verbose`;
     /// the daemon is single-threaded, so this is only ever touched from one thread.
-    package nonisolated(unsafe) static var threshold: Level = .info
+    public nonisolated(unsafe) static var threshold: Level = .info
 
     /// Whether to write the `<N>` prefix: only when standard error is the
     /// journal's stream (`$JOURNAL_STREAM`), which reads the prefix as the
     /// level. A terminal, a pipe or a file gets the message as it is.
-    package nonisolated(unsafe) static var prefixesPriority: Bool = JournalStream.isStandardError(
+    public nonisolated(unsafe) static var prefixesPriority: Bool = JournalStream.isStandardError(
         environmentValue: getenv("JOURNAL_STREAM").map { String(cString: $0) })
 
-    package static func error(_ message: @autoclosure () -> String) { write(.error, message) }
-    package static func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
-    package static func notice(_ message: @autoclosure () -> String) { write(.notice, message) }
-    package static func info(_ message: @autoclosure () -> String) { write(.info, message) }
-    package static func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
+    public static func error(_ message: @autoclosure () -> String) { write(.error, message) }
+    public static func warning(_ message: @autoclosure () -> String) { write(.warning, message) }
+    public static func notice(_ message: @autoclosure () -> String) { write(.notice, message) }
+    public static func info(_ message: @autoclosure () -> String) { write(.info, message) }
+    public static func debug(_ message: @autoclosure () -> String) { write(.debug, message) }
 
     /// Whether a message at `level` would be written.
-    package static func isEnabled(_ level: Level) -> Bool { level <= threshold }
+    public static func isEnabled(_ level: Level) -> Bool { level <= threshold }
 
-    package static func write(_ level: Level, _ message: String) { write(level) { message } }
+    public static func write(_ level: Level, _ message: String) { write(level) { message } }
 
-    package static func write(_ level: Level, _ message: () -> String) {
+    public static func write(_ level: Level, _ message: () -> String) {
         guard isEnabled(level) else { return }
         var bytes = Array(format(level, message(), prefixed: prefixesPriority).utf8)
         bytes.append(0x0A)
@@ -70,7 +70,7 @@ package enum Log {
     /// control characters they may hold. Device strings arrive escaped
     /// already (`DeviceText`, `CaptureError`) and stay as they are; this is
     /// the last line of defence for anything that did not.
-    package static func format(_ level: Level, _ message: String, prefixed: Bool) -> String {
+    public static func format(_ level: Level, _ message: String, prefixed: Bool) -> String {
         let prefix = prefixed ? "<\(level.rawValue)>" : ""
         return message.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
             .map { prefix + DisplayEscaping.escape(String($0), limit: DisplayEscaping.lineLimit) }
@@ -84,8 +84,8 @@ package enum Log {
 /// (systemd.exec(5), sd-daemon(3)); a descriptor with the same numbers is
 /// that stream. A process that inherited the variable but whose standard
 /// error was redirected elsewhere sees other numbers.
-package enum JournalStream {
-    package static func isStandardError(environmentValue: String?) -> Bool {
+public enum JournalStream {
+    public static func isStandardError(environmentValue: String?) -> Bool {
         guard let expected = parse(environmentValue) else { return false }
         var info = stat()
         guard fstat(STDERR_FILENO, &info) == 0 else { return false }
@@ -93,7 +93,7 @@ package enum JournalStream {
     }
 
     /// `DEV:INODE` as two numbers; nil when the value is not of that form.
-    package static func parse(_ value: String?) -> (device: UInt64, inode: UInt64)? {
+    public static func parse(_ value: String?) -> (device: UInt64, inode: UInt64)? {
         guard let value else { return nil }
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return nil }

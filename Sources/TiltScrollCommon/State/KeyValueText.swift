@@ -1,15 +1,15 @@
 /// The text of the records the daemon keeps in its state directory (the
 /// calibration, the controls): `key=value` lines a person can read, `#`
 /// comments and blank lines ignored, every key exactly once and no other.
-package enum KeyValueText {
+public enum KeyValueText {
     /// A value and the line it was on.
-    package struct Value: Equatable {
-        package var line: Int
-        package var text: Substring
+    public struct Value: Equatable {
+        public var line: Int
+        public var text: Substring
     }
 
     /// The value of each of `keys` in `text`.
-    package static func values(in text: String, keys: [String]) throws(RecordFormatError) -> [String: Value] {
+    public static func values(in text: String, keys: [String]) throws(RecordFormatError) -> [String: Value] {
         var values: [String: Value] = [:]
         var lineNumber = 0
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
@@ -31,12 +31,12 @@ package enum KeyValueText {
     }
 
     /// The file's text: the comment line, then one line per pair.
-    package static func render(comment: String, _ pairs: [(key: String, value: String)]) -> String {
+    public static func render(comment: String, _ pairs: [(key: String, value: String)]) -> String {
         "# " + comment + "\n" + pairs.map { "\($0.key)=\($0.value)\n" }.joined()
     }
 
     /// `text` without surrounding spaces, tabs and carriage returns.
-    package static func trimmingSpaces<S: StringProtocol>(_ text: S) -> Substring {
+    public static func trimmingSpaces<S: StringProtocol>(_ text: S) -> Substring {
         var s = Substring(text)
         while let c = s.first, c == " " || c == "\t" { s = s.dropFirst() }
         while let c = s.last, c == " " || c == "\t" || c == "\r" { s = s.dropLast() }

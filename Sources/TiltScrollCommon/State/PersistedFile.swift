@@ -6,22 +6,22 @@
 /// to report and carry on. Saving replaces the file atomically
 /// (`FileSystem.replace`): a daemon killed or a machine losing power at any
 /// moment leaves the previous record or the new one, never a mix.
-package struct PersistedFile<Record: PersistedRecord>: Equatable {
-    package let path: String
+public struct PersistedFile<Record: PersistedRecord>: Equatable {
+    public let path: String
 
-    package init(path: String) { self.path = path }
+    public init(path: String) { self.path = path }
 
     /// The record's file in `directory`.
-    package init(directory: String) { path = directory + "/" + Record.file.name }
+    public init(directory: String) { path = directory + "/" + Record.file.name }
 
     /// The record's file in its directory as the environment names it.
-    package static var standard: PersistedFile { PersistedFile(directory: Record.file.storage.path) }
+    public static var standard: PersistedFile { PersistedFile(directory: Record.file.storage.path) }
 
     /// The directory the file is in.
-    package var directory: String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
+    public var directory: String { path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." }
 
     /// What `load` found.
-    package enum Loaded {
+    public enum Loaded {
         /// No file: nothing was saved yet, or it was removed. Not a problem.
         case missing
         case loaded(Record)
@@ -30,11 +30,11 @@ package struct PersistedFile<Record: PersistedRecord>: Equatable {
     }
 
     /// Reads and parses the file.
-    package func load() -> Loaded { load(parsing: Record.parse) }
+    public func load() -> Loaded { load(parsing: Record.parse) }
 
     /// Reads the file and parses it with `parse`, for records that read
     /// differently in tests (the settings journal's sysfs root).
-    package func load(parsing parse: (String) throws(RecordFormatError) -> Record) -> Loaded {
+    public func load(parsing parse: (String) throws(RecordFormatError) -> Record) -> Loaded {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readSmallFile(path, limit: Record.file.sizeLimit)
@@ -58,7 +58,7 @@ package struct PersistedFile<Record: PersistedRecord>: Equatable {
     /// Replaces the file with `record`, creating its directory (one level)
     /// first. On failure the previous file is untouched and the error says
     /// which step failed.
-    package func save(_ record: Record) throws(SystemError) {
+    public func save(_ record: Record) throws(SystemError) {
         let text: String
         do {
             text = try record.formatted()
@@ -70,7 +70,7 @@ package struct PersistedFile<Record: PersistedRecord>: Equatable {
     }
 
     /// Removes the file; one that is already gone is success.
-    package func remove() throws(SystemError) {
+    public func remove() throws(SystemError) {
         do {
             try FileSystem.removeFile(path)
         } catch  where error.code == .noSuchFileOrDirectory {}

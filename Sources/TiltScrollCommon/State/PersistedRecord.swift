@@ -6,7 +6,7 @@
 /// Adding one is a type with these three members and a `PersistedFile` of it
 /// (CalibrationStore.swift and CalibrationRecord.swift: a line-based
 /// `key=value` example).
-package protocol PersistedRecord {
+public protocol PersistedRecord {
     /// The file: its name, directory, size limit and mode.
     static var file: RecordFile { get }
     /// The file's text, or why this record cannot be written so that
@@ -17,19 +17,19 @@ package protocol PersistedRecord {
 }
 
 /// The file a kind of record is kept in.
-package struct RecordFile: Equatable {
+public struct RecordFile: Equatable, Sendable {
     /// The file's name in its directory.
-    package var name: String
+    public var name: String
     /// Which directory holds it.
-    package var storage: StorageDirectory
+    public var storage: StorageDirectory
     /// What messages call it: "calibration", "settings journal".
-    package var kind: String
+    public var kind: String
     /// The largest file of this kind, in bytes; a larger one is not one of
     /// ours, and is not read beyond this.
-    package var sizeLimit: Int
-    package var permissions: FilePermissions
+    public var sizeLimit: Int
+    public var permissions: FilePermissions
 
-    package init(name: String, storage: StorageDirectory, kind: String, sizeLimit: Int, permissions: FilePermissions) {
+    public init(name: String, storage: StorageDirectory, kind: String, sizeLimit: Int, permissions: FilePermissions) {
         self.name = name
         self.storage = storage
         self.kind = kind
@@ -40,14 +40,14 @@ package struct RecordFile: Equatable {
 
 /// Why a persisted file cannot be used or written, with the line it is on
 /// (nil when it concerns the whole file).
-package struct RecordFormatError: Error, Equatable, CustomStringConvertible {
-    package var line: Int?
-    package var message: String
+public struct RecordFormatError: Error, Equatable, CustomStringConvertible {
+    public var line: Int?
+    public var message: String
 
-    package init(line: Int? = nil, message: String) {
+    public init(line: Int? = nil, message: String) {
         self.line = line
         self.message = message
     }
 
-    package var description: String { line.map { "line \($0): \(message)" } ?? message }
+    public var description: String { line.map { "line \($0): \(message)" } ?? message }
 }

@@ -5,25 +5,25 @@
 ///
 /// A PID file outlives a crash, and PIDs are reused, so a file is trusted
 /// only if its process is alive and is a `tiltscrolld` (`/proc/PID/comm`).
-package struct PidFile: Equatable {
+public struct PidFile: Equatable {
     /// The daemon's `comm`: the executable's name, which the kernel cuts at 15 bytes.
-    package static let processName = "tiltscrolld"
+    public static let processName = "tiltscrolld"
 
-    package let file: PersistedFile<ProcessIDRecord>
+    public let file: PersistedFile<ProcessIDRecord>
 
-    package init(path: String) { file = PersistedFile(path: path) }
+    public init(path: String) { file = PersistedFile(path: path) }
 
-    package var path: String { file.path }
+    public var path: String { file.path }
 
     /// The directory the file is in: the runtime directory, which the
     /// settings journal shares.
-    package var directory: String { file.directory }
+    public var directory: String { file.directory }
 
     /// The PID file in the runtime directory as the environment names it.
-    package static func fromEnvironment() -> PidFile { PidFile(path: PersistedFile<ProcessIDRecord>.standard.path) }
+    public static func fromEnvironment() -> PidFile { PidFile(path: PersistedFile<ProcessIDRecord>.standard.path) }
 
     /// What a PID file says about a running daemon.
-    package enum State: Equatable {
+    public enum State: Equatable {
         /// No PID file.
         case absent
         /// A daemon runs with this PID.
@@ -33,7 +33,7 @@ package struct PidFile: Equatable {
     }
 
     /// Reads the PID file and checks its process.
-    package func state() -> State {
+    public func state() -> State {
         switch file.load() {
         case .missing: return .absent
         case .unusable(let why): return .stale(why)
@@ -42,7 +42,7 @@ package struct PidFile: Equatable {
     }
 
     /// Whether `pid` is a live `tiltscrolld`.
-    package static func check(pid: Int32) -> State {
+    public static func check(pid: Int32) -> State {
         do {
             try ProcessCalls.send(signal: 0, to: pid)
         } catch  where error.code == .noSuchProcess {
@@ -66,12 +66,12 @@ package struct PidFile: Equatable {
     }
 
     /// Why a PID file could not be created.
-    package enum CreateError: Error, Equatable, CustomStringConvertible {
+    public enum CreateError: Error, Equatable, CustomStringConvertible {
         /// Another daemon holds the file.
         case alreadyRunning(pid: Int32, path: String)
         case system(SystemError)
 
-        package var description: String {
+        public var description: String {
             switch self {
             case .alreadyRunning(let pid, let path):
                 return "another tiltscrolld is already running (pid \(pid), \(path)); stop it first"
@@ -83,14 +83,14 @@ package struct PidFile: Equatable {
 
     /// Writes this process's PID to `PidFile.fromEnvironment()`, replacing a
     /// stale file. Fails when another live tiltscrolld holds it.
-    package static func create() throws(CreateError) -> PidFile {
+    public static func create() throws(CreateError) -> PidFile {
         try fromEnvironment().create()
     }
 
     /// Writes this process's PID to `path` (creating its directory, one
     /// level), replacing the file atomically so a reader never sees a
     /// half-written PID.
-    package func create() throws(CreateError) -> PidFile {
+    public func create() throws(CreateError) -> PidFile {
         let own = ProcessCalls.currentID
         if case .running(let pid) = state(), pid != own {
             throw .alreadyRunning(pid: pid, path: path)
@@ -104,24 +104,24 @@ package struct PidFile: Equatable {
     }
 
     /// Removes the file if it still names this process (a newer daemon's file stays).
-    package func remove() {
+    public func remove() {
         guard case .loaded(let record) = file.load(), record.pid == ProcessCalls.currentID else { return }
         try? file.remove()
     }
 }
 
 /// The content of the PID file: the process ID in decimal and a newline.
-package struct ProcessIDRecord: PersistedRecord, Equatable {
+public struct ProcessIDRecord: PersistedRecord, Equatable {
     /// Readable by everyone whatever the umask: the client runs as any user.
-    package static let file = RecordFile(
+    public static let file = RecordFile(
         name: "tiltscrolld.pid", storage: .runtime, kind: "PID file", sizeLimit: 64,
         permissions: .exactly(0o644))
 
-    package var pid: Int32
+    public var pid: Int32
 
-    package func formatted() -> String { "\(pid)\n" }
+    public func formatted() -> String { "\(pid)\n" }
 
-    package static func parse(_ text: String) throws(RecordFormatError) -> ProcessIDRecord {
+    public static func parse(_ text: String) throws(RecordFormatError) -> ProcessIDRecord {
         guard let pid = parsePID(Array(text.utf8)) else {
             throw RecordFormatError(message: "it does not hold a process ID")
         }
@@ -129,7 +129,7 @@ package struct ProcessIDRecord: PersistedRecord, Equatable {
     }
 
     /// The PID in a PID file's content: decimal digits and a newline.
-    package static func parsePID(_ bytes: [UInt8]) -> Int32? {
+    public static func parsePID(_ bytes: [UInt8]) -> Int32? {
         var digits = bytes[...]
         while let last = digits.last, last == 0x0A || last == 0x20 { digits = digits.dropLast() }
         guard !digits.isEmpty, digits.count <= 10, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),

@@ -5,7 +5,7 @@ import Glibc
 /// `RuntimeDirectory=tiltscroll` in tiltscrolld.service, announced in
 /// `$STATE_DIRECTORY` and `$RUNTIME_DIRECTORY`). A daemon started by hand
 /// uses the same paths.
-package enum StorageDirectory: Equatable, CaseIterable {
+public enum StorageDirectory: Equatable, CaseIterable, Sendable {
     /// What must outlive a reboot: the calibration, the user's settings.
     /// `/var/lib/tiltscroll`; only its owner may enter it.
     case state
@@ -15,7 +15,7 @@ package enum StorageDirectory: Equatable, CaseIterable {
     case runtime
 
     /// The variable systemd announces the directory in.
-    package var environmentVariable: String {
+    public var environmentVariable: String {
         switch self {
         case .state: return "STATE_DIRECTORY"
         case .runtime: return "RUNTIME_DIRECTORY"
@@ -23,7 +23,7 @@ package enum StorageDirectory: Equatable, CaseIterable {
     }
 
     /// Where the directory is when the variable is not set.
-    package var defaultPath: String {
+    public var defaultPath: String {
         switch self {
         case .state: return "/var/lib/tiltscroll"
         case .runtime: return "/run/tiltscroll"
@@ -31,7 +31,7 @@ package enum StorageDirectory: Equatable, CaseIterable {
     }
 
     /// The mode the daemon creates the directory with when it does not exist.
-    package var permissions: mode_t {
+    public var permissions: mode_t {
         switch self {
         case .state: return 0o700
         case .runtime: return 0o755
@@ -39,12 +39,12 @@ package enum StorageDirectory: Equatable, CaseIterable {
     }
 
     /// The directory as this process's environment names it.
-    package var path: String { path(environmentValue: getenv(environmentVariable).map { String(cString: $0) }) }
+    public var path: String { path(environmentValue: getenv(environmentVariable).map { String(cString: $0) }) }
 
     /// The directory given the variable's value: systemd sets a
     /// colon-separated list when a unit has several directories of a kind,
     /// and ours is the first. An empty or relative value is not used.
-    package func path(environmentValue value: String?) -> String {
+    public func path(environmentValue value: String?) -> String {
         guard let value, let first = value.split(separator: ":").first, first.hasPrefix("/") else {
             return defaultPath
         }

@@ -9,38 +9,38 @@
 /// enabled", and starts disabled on a first start (`initialEnabled`). A
 /// pause sits below both: it quiets a daemon they want, and is said only
 /// then (switched off and locked is "off", not "paused").
-package struct ActivationInputs: Equatable {
-    package var mode: ActivationMode
+public struct ActivationInputs: Equatable, Sendable {
+    public var mode: ActivationMode
     /// Tablet mode (true) or laptop mode (false), as `tabletModeSource`
     /// tells it; nil while nothing tells it: no source, or the hinge angle
     /// not decided yet (or not watched: scrolling is off anyway).
-    package var tabletMode: Bool?
+    public var tabletMode: Bool?
     /// Where `tabletMode` comes from: a `SW_TABLET_MODE` switch, the hinge
     /// angle (`PostureWatch`), or nowhere.
-    package var tabletModeSource: TabletModeSource
+    public var tabletModeSource: TabletModeSource
     /// The person's switch.
-    package var enabled: Bool
+    public var enabled: Bool
     /// Why nobody can be reading now (the screen locked, the lid closed,
     /// sleep...), as far as the `Pause*=` keys let it count; nil when
     /// somebody may be.
-    package var pause: PauseReason?
+    public var pause: PauseReason?
 
     /// `Enabled` on a first start, before anything was persisted: off for
     /// `When=manual` (the administrator asked for scrolling only on request),
     /// on otherwise.
-    package static func initialEnabled(for mode: ActivationMode) -> Bool {
+    public static func initialEnabled(for mode: ActivationMode) -> Bool {
         mode != .manual
     }
 
     /// Whether the switch, the settings and the machine's state ask for
     /// scrolling and nobody's absence keeps it quiet.
-    package var isWanted: Bool { isWantedByPolicy && pause == nil }
+    public var isWanted: Bool { isWantedByPolicy && pause == nil }
 
     /// The pause that keeps a wanted daemon quiet; nil when it is not
     /// paused, or off anyway. A hinge that does not tell tablet mode counts
     /// as wanting it: it is let go of while paused, and comes back with the
     /// reader.
-    package var pausedBy: PauseReason? { isWantedByPolicy || mayBeWantedByHinge ? pause : nil }
+    public var pausedBy: PauseReason? { isWantedByPolicy || mayBeWantedByHinge ? pause : nil }
 
     /// Switched on, `When=` follows the hinge, and the hinge is not read.
     private var mayBeWantedByHinge: Bool {
@@ -51,7 +51,7 @@ package struct ActivationInputs: Equatable {
     /// whoever is there. `When=auto` is always on only where nothing tells
     /// tablet mode: a hinge not decided yet keeps it off, as laptop mode
     /// does, so that a laptop never scrolls for the second it takes to tell.
-    package var isWantedByPolicy: Bool {
+    public var isWantedByPolicy: Bool {
         guard enabled else { return false }
         switch mode {
         case .always, .manual: return true
@@ -62,7 +62,7 @@ package struct ActivationInputs: Equatable {
 
     /// Why scrolling is not wanted, in words for the log, `systemctl status`
     /// and the bus; nil while it is wanted.
-    package var offReason: String? {
+    public var offReason: String? {
         guard !isWanted else { return nil }
         if let pausedBy { return pausedBy.sentence }
         if !enabled {
@@ -82,7 +82,7 @@ package struct ActivationInputs: Equatable {
     }
 
     /// `tabletModeSource` nil: the switch's when `tabletMode` is known, none otherwise.
-    package init(
+    public init(
         mode: ActivationMode, tabletMode: Bool? = nil, tabletModeSource: TabletModeSource? = nil, enabled: Bool,
         pause: PauseReason? = nil
     ) {
@@ -95,7 +95,7 @@ package struct ActivationInputs: Equatable {
 }
 
 /// Where tablet mode comes from: the `TabletModeSource` property on the bus.
-package enum TabletModeSource: String, CaseIterable, Equatable, Sendable {
+public enum TabletModeSource: String, CaseIterable, Equatable, Sendable {
     /// The machine's `SW_TABLET_MODE` switch (its firmware's, through a
     /// platform driver): it takes precedence wherever it exists.
     case `switch`
@@ -108,7 +108,7 @@ package enum TabletModeSource: String, CaseIterable, Equatable, Sendable {
 
     /// Where a tablet mode given without its source comes from: the
     /// switch's when it is known, none otherwise (as before the hinge).
-    package static func assumed(for tabletMode: Bool?) -> TabletModeSource {
+    public static func assumed(for tabletMode: Bool?) -> TabletModeSource {
         tabletMode == nil ? .none : .switch
     }
 
@@ -116,12 +116,12 @@ package enum TabletModeSource: String, CaseIterable, Equatable, Sendable {
     // daemon): the daemon's calls of the synthesized `==` went through the
     // generic `Equatable` witness in the standard library, about 16
     // instructions each; these are picked directly.
-    package static func == (a: TabletModeSource, b: TabletModeSource) -> Bool {
+    public static func == (a: TabletModeSource, b: TabletModeSource) -> Bool {
         switch (a, b) {
         case (.switch, .switch), (.hinge, .hinge), (.none, .none): true
         default: false
         }
     }
 
-    package static func != (a: TabletModeSource, b: TabletModeSource) -> Bool { !(a == b) }
+    public static func != (a: TabletModeSource, b: TabletModeSource) -> Bool { !(a == b) }
 }

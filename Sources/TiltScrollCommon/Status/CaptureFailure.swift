@@ -1,8 +1,8 @@
 /// Why an attempt to capture from the sensor failed, as the lifecycle sees
 /// it: which step, the message a person can act on, and whether trying again
 /// could ever mend it.
-package struct CaptureFailure: Equatable {
-    package enum Step: String, Equatable {
+public struct CaptureFailure: Equatable, Sendable {
+    public enum Step: String, Equatable, Sendable {
         /// Opening the capture: attributes, sampling frequency, buffer, trigger, scan elements.
         case capture
         /// Creating the uinput device.
@@ -11,15 +11,15 @@ package struct CaptureFailure: Equatable {
         case read
     }
 
-    package var step: Step
+    public var step: Step
     /// What failed and why, naming the device and the attribute; no trailing period.
-    package var message: String
+    public var message: String
     /// False when no retry can help (permission refused, uinput missing):
     /// fatal while the daemon starts, retried with back-off afterwards.
-    package var retryMayMend = true
+    public var retryMayMend = true
 
     /// The sentence for the log and the status line.
-    package var sentence: String {
+    public var sentence: String {
         switch step {
         case .capture: return "Cannot capture from \(message)"
         case .scrollDevice: return "Cannot create the scroll device: \(message)"
@@ -27,7 +27,7 @@ package struct CaptureFailure: Equatable {
         }
     }
 
-    package init(step: Step, message: String, retryMayMend: Bool = true) {
+    public init(step: Step, message: String, retryMayMend: Bool = true) {
         self.step = step
         self.message = message
         self.retryMayMend = retryMayMend

@@ -5,8 +5,8 @@ import ScrollPhysics
 /// properties (`BusProperty`), the log's "Status:" line and the monitor's
 /// state line. Comparing two costs no allocation, so the loop builds one
 /// each round and the views are remade only when it changed.
-package struct DaemonSnapshot: Equatable {
-    package enum Phase: Equatable {
+public struct DaemonSnapshot: Equatable, Sendable {
+    public enum Phase: Equatable, Sendable {
         /// Not wanted: why, from the switch, `[Activation]` and the
         /// tablet-mode switch, or paused because nobody can be reading.
         case off(ActivationInputs)
@@ -18,24 +18,24 @@ package struct DaemonSnapshot: Equatable {
         case failed(CaptureFailure)
     }
 
-    package var phase: Phase
+    public var phase: Phase
     /// The accelerometer the daemon is about (chosen, captured or failing); nil when none.
-    package var sensor: SensorIdentity?
-    package var controls: UserControls
+    public var sensor: SensorIdentity?
+    public var controls: UserControls
     /// Tablet mode as `tabletModeSource` tells it; nil when nothing does (yet).
-    package var tabletMode: Bool?
+    public var tabletMode: Bool?
     /// Where tablet mode comes from: the machine's switch, the hinge angle, neither.
-    package var tabletModeSource: TabletModeSource
+    public var tabletModeSource: TabletModeSource
     /// The accelerometer in the keyboard base the hinge angle is read with,
     /// beside `sensor` (the display's, which scrolls); nil when there is none
     /// or it has no use (a tablet-mode switch decides, `When=` does not ask).
-    package var baseSensor: SensorIdentity?
+    public var baseSensor: SensorIdentity?
     /// The edge of the display that is up, while a sensor is captured.
-    package var orientation: ScreenOrientation?
+    public var orientation: ScreenOrientation?
     /// A reload failed and the previous configuration runs; the message.
-    package var configurationProblem: String?
+    public var configurationProblem: String?
 
-    package var isActive: Bool {
+    public var isActive: Bool {
         if case .active = phase { return true }
         return false
     }
@@ -47,7 +47,9 @@ package struct DaemonSnapshot: Equatable {
     /// is built then (a snapshot built, compared and dropped every round
     /// cost about 950 instructions, Benchmarks/daemon-bench). Every stored
     /// part is a parameter; `updatingEachPartIsNews` checks each is compared.
-    package mutating func update(
+    /// Inlinable: the comparison then runs in the daemon's own code.
+    @inlinable
+    public mutating func update(
         phase: Phase, sensor: SensorIdentity?, controls: UserControls, tabletMode: Bool?,
         tabletModeSource: TabletModeSource, baseSensor: SensorIdentity?, orientation: ScreenOrientation?,
         configurationProblem: String?
@@ -67,7 +69,7 @@ package struct DaemonSnapshot: Equatable {
     }
 
     /// The state's name on the bus (`State`).
-    package var stateName: ScrollingStateName {
+    public var stateName: ScrollingStateName {
         switch phase {
         case .active(_, let intent): ScrollingStateName(activeIn: intent)
         case .off(let activation): activation.pausedBy == nil ? .off : .paused
@@ -77,7 +79,7 @@ package struct DaemonSnapshot: Equatable {
     }
 
     /// One line for `systemctl status`, the log and the bus's `State` reason.
-    package var statusLine: String {
+    public var statusLine: String {
         let name = sensor?.name.description ?? "?"
         switch phase {
         case .active(let mode, let intent):
@@ -97,12 +99,12 @@ package struct DaemonSnapshot: Equatable {
 
     /// The systemd status: the status line, and a configuration that did
     /// not load until one does.
-    package var serviceStatus: String {
+    public var serviceStatus: String {
         guard let configurationProblem else { return statusLine }
         return "\(statusLine) (configuration error, running with the previous one: \(configurationProblem))"
     }
 
-    package init(
+    public init(
         phase: Phase, sensor: SensorIdentity? = nil, controls: UserControls, tabletMode: Bool? = nil,
         tabletModeSource: TabletModeSource? = nil, baseSensor: SensorIdentity? = nil,
         orientation: ScreenOrientation? = nil, configurationProblem: String? = nil
@@ -124,16 +126,16 @@ package struct DaemonSnapshot: Equatable {
 /// Immutable and shared: each `AccelerometerDevice` holds its own, so the
 /// snapshot built every round takes a reference to it rather than copies
 /// of two strings, and two rounds' snapshots compare it by identity first.
-package final class SensorIdentity: Equatable, Sendable {
-    package let name: DeviceText
-    package let path: DeviceText
+public final class SensorIdentity: Equatable, Sendable {
+    public let name: DeviceText
+    public let path: DeviceText
 
-    package init(name: DeviceText, path: DeviceText) {
+    public init(name: DeviceText, path: DeviceText) {
         self.name = name
         self.path = path
     }
 
-    package static func == (a: SensorIdentity, b: SensorIdentity) -> Bool {
+    public static func == (a: SensorIdentity, b: SensorIdentity) -> Bool {
         a === b || (a.name == b.name && a.path == b.path)
     }
 }
@@ -141,7 +143,7 @@ package final class SensorIdentity: Equatable, Sendable {
 /// The `State` property's name: what clients switch on. The quiet states of
 /// an active daemon that the physics names map onto the contract's names in
 /// `init(activeIn:)`; clients treat names they do not know like `active`.
-package enum ScrollingStateName: String, CaseIterable, Equatable {
+public enum ScrollingStateName: String, CaseIterable, Equatable {
     /// Not enabled, or not wanted by `[Activation]`.
     case off
     /// Wanted, but no sensor can be captured (none yet, or it keeps failing).
@@ -164,7 +166,7 @@ package enum ScrollingStateName: String, CaseIterable, Equatable {
 
     /// The name of an active daemon whose intent guard is in `intent`
     /// (nil: not known yet, as before the first sample).
-    package init(activeIn intent: IntentState?) {
+    public init(activeIn intent: IntentState?) {
         switch intent {
         case .resting?, .lifting?: self = .resting
         case .touched?: self = .touched
@@ -177,7 +179,7 @@ package enum ScrollingStateName: String, CaseIterable, Equatable {
 extension IntentState {
     /// What the state means to the person holding the device, for the
     /// status and the monitor.
-    package var reason: String {
+    public var reason: String {
         switch self {
         case .holding: "in a hand, tilt scrolls"
         case .following: "held still, the neutral pose follows a slow drift"

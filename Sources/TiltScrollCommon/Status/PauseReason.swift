@@ -4,7 +4,7 @@
 ///
 /// The cases are in order of precedence: when several hold, the first is
 /// the one said (a closed lid says more than the lock screen behind it).
-package enum PauseReason: String, CaseIterable, Equatable, Sendable {
+public enum PauseReason: String, CaseIterable, Equatable, Sendable {
     /// logind announced `PrepareForSleep(true)`: the sensor and the wheel
     /// go before the machine sleeps.
     case sleep
@@ -19,7 +19,7 @@ package enum PauseReason: String, CaseIterable, Equatable, Sendable {
     case idle
 
     /// The reason in words, for the status line and the log.
-    package var sentence: String {
+    public var sentence: String {
         switch self {
         case .sleep: "the machine is going to sleep"
         case .lidClosed: "the lid is closed"

@@ -4,21 +4,21 @@ import ScrollPhysics
 /// line: the switch (`Enabled`) and the sensitivity. Kept across restarts
 /// in the state directory (`controls`), apart from the configuration file,
 /// which stays the administrator's.
-package struct UserControls: Equatable {
-    package var enabled: Bool
+public struct UserControls: Equatable, Sendable {
+    public var enabled: Bool
     /// A factor on `[Scroll] Speed=`.
-    package var sensitivity: Double
+    public var sensitivity: Double
 
-    package static let sensitivityRange = 0.25...4.0
-    package static let defaultSensitivity = 1.0
+    public static let sensitivityRange = 0.25...4.0
+    public static let defaultSensitivity = 1.0
 
     /// The controls of a first start: `Enabled` as `When=` implies, sensitivity 1.
-    package static func initial(for mode: ActivationMode) -> UserControls {
+    public static func initial(for mode: ActivationMode) -> UserControls {
         UserControls(enabled: ActivationInputs.initialEnabled(for: mode), sensitivity: defaultSensitivity)
     }
 
     /// Why `value` cannot be the sensitivity, for the caller; nil when it can.
-    package static func problem(withSensitivity value: Double) -> String? {
+    public static func problem(withSensitivity value: Double) -> String? {
         guard value.isFinite, sensitivityRange.contains(value) else {
             return "Sensitivity must be a number from 0.25 to 4, got \(value)"
         }
@@ -26,13 +26,13 @@ package struct UserControls: Equatable {
     }
 
     /// The scroll settings with the sensitivity applied to `Speed=`.
-    package func applied(to settings: ScrollSettings) -> ScrollSettings {
+    public func applied(to settings: ScrollSettings) -> ScrollSettings {
         var scaled = settings
         scaled.speed *= sensitivity
         return scaled
     }
 
-    package init(enabled: Bool, sensitivity: Double) {
+    public init(enabled: Bool, sensitivity: Double) {
         self.enabled = enabled
         self.sensitivity = sensitivity
     }

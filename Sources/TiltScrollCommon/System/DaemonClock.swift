@@ -7,11 +7,9 @@ import Glibc
 /// machine is suspended, so after a resume the last sample looks as old as it
 /// really is and the physics discards it as stale instead of scrolling on it.
 ///
-/// Public and inlinable, unlike the rest of this module: the loop reads the
-/// clock two or three times a round, and Swift inlines across modules only
-/// what is public (`package` bodies are not offered to other modules
-/// without library evolution). As a call it cost about 65 instructions a
-/// round more than inline (Benchmarks/daemon-bench).
+/// Inlinable: the loop reads the clock two or three times a round, and as
+/// a call into this module it cost about 65 instructions a round more
+/// (Benchmarks/daemon-bench).
 public enum DaemonClock {
     /// The clock id; capture puts kernel scan timestamps on the same clock
     /// (`KernelClock.daemon`). Computed, not stored: a stored static is a

@@ -3,59 +3,59 @@ import Glibc
 /// An error number as C's `errno` holds it, with a name for each value the
 /// daemon tells apart, so code says `.resourceBusy` where C says `EBUSY`.
 /// Each name's comment gives the constant it mirrors.
-package struct Errno: RawRepresentable, Equatable, Hashable, Sendable, CustomStringConvertible {
-    package let rawValue: Int32
+public struct Errno: RawRepresentable, Equatable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
 
-    package init(rawValue: Int32) { self.rawValue = rawValue }
+    public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's `errno`, right after a call that failed.
-    package static var current: Errno { Errno(rawValue: errno) }
+    public static var current: Errno { Errno(rawValue: errno) }
 
     /// `errno`, or `fallback` when the failed call left it 0 (libraries
     /// such as libudev do not always set it).
-    package static func currentOr(_ fallback: Errno) -> Errno { errno != 0 ? .current : fallback }
+    public static func currentOr(_ fallback: Errno) -> Errno { errno != 0 ? .current : fallback }
 
     /// `EPERM`: the operation needs a privilege the process lacks.
-    package static var notPermitted: Errno { Errno(rawValue: EPERM) }
+    public static var notPermitted: Errno { Errno(rawValue: EPERM) }
     /// `ENOENT`
-    package static var noSuchFileOrDirectory: Errno { Errno(rawValue: ENOENT) }
+    public static var noSuchFileOrDirectory: Errno { Errno(rawValue: ENOENT) }
     /// `ESRCH`
-    package static var noSuchProcess: Errno { Errno(rawValue: ESRCH) }
+    public static var noSuchProcess: Errno { Errno(rawValue: ESRCH) }
     /// `EINTR`: a signal arrived during the call; it is retried.
-    package static var interrupted: Errno { Errno(rawValue: EINTR) }
+    public static var interrupted: Errno { Errno(rawValue: EINTR) }
     /// `EIO`
-    package static var ioError: Errno { Errno(rawValue: EIO) }
+    public static var ioError: Errno { Errno(rawValue: EIO) }
     /// `ENXIO`
-    package static var noSuchDeviceOrAddress: Errno { Errno(rawValue: ENXIO) }
+    public static var noSuchDeviceOrAddress: Errno { Errno(rawValue: ENXIO) }
     /// `EAGAIN`, the same number as `EWOULDBLOCK` on Linux.
-    package static var tryAgain: Errno { Errno(rawValue: EAGAIN) }
+    public static var tryAgain: Errno { Errno(rawValue: EAGAIN) }
     /// `ENOMEM`
-    package static var outOfMemory: Errno { Errno(rawValue: ENOMEM) }
+    public static var outOfMemory: Errno { Errno(rawValue: ENOMEM) }
     /// `EACCES`
-    package static var permissionDenied: Errno { Errno(rawValue: EACCES) }
+    public static var permissionDenied: Errno { Errno(rawValue: EACCES) }
     /// `EBUSY`
-    package static var resourceBusy: Errno { Errno(rawValue: EBUSY) }
+    public static var resourceBusy: Errno { Errno(rawValue: EBUSY) }
     /// `EEXIST`
-    package static var fileExists: Errno { Errno(rawValue: EEXIST) }
+    public static var fileExists: Errno { Errno(rawValue: EEXIST) }
     /// `ENODEV`
-    package static var noSuchDevice: Errno { Errno(rawValue: ENODEV) }
+    public static var noSuchDevice: Errno { Errno(rawValue: ENODEV) }
     /// `ENOTDIR`
-    package static var notADirectory: Errno { Errno(rawValue: ENOTDIR) }
+    public static var notADirectory: Errno { Errno(rawValue: ENOTDIR) }
     /// `EINVAL`
-    package static var invalidArgument: Errno { Errno(rawValue: EINVAL) }
+    public static var invalidArgument: Errno { Errno(rawValue: EINVAL) }
     /// `ENOTTY`: an ioctl the file does not know (it is not that kind of device).
-    package static var inappropriateIOControl: Errno { Errno(rawValue: ENOTTY) }
+    public static var inappropriateIOControl: Errno { Errno(rawValue: ENOTTY) }
     /// `EFBIG`
-    package static var fileTooLarge: Errno { Errno(rawValue: EFBIG) }
+    public static var fileTooLarge: Errno { Errno(rawValue: EFBIG) }
     /// `EROFS`
-    package static var readOnlyFileSystem: Errno { Errno(rawValue: EROFS) }
+    public static var readOnlyFileSystem: Errno { Errno(rawValue: EROFS) }
     /// `ETIMEDOUT`
-    package static var timedOut: Errno { Errno(rawValue: ETIMEDOUT) }
+    public static var timedOut: Errno { Errno(rawValue: ETIMEDOUT) }
     /// `ENOBUFS`: a netlink socket's buffer overflowed and messages were lost.
-    package static var noBufferSpace: Errno { Errno(rawValue: ENOBUFS) }
+    public static var noBufferSpace: Errno { Errno(rawValue: ENOBUFS) }
 
     /// What `strerror(3)` says, e.g. "No such file or directory".
-    package var description: String {
+    public var description: String {
         guard let text = strerror(rawValue) else { return "error \(rawValue)" }
         return String(cString: text)
     }
@@ -65,23 +65,23 @@ package struct Errno: RawRepresentable, Equatable, Hashable, Sendable, CustomStr
 ///
 /// `description` reads like `perror(3)`, so messages a user sees name the
 /// real cause ("open /dev/uinput: Permission denied").
-package struct SystemError: Error, Equatable, CustomStringConvertible {
-    package var code: Errno
-    package var operation: String
+public struct SystemError: Error, Equatable, CustomStringConvertible {
+    public var code: Errno
+    public var operation: String
 
     /// The current `errno`, for `operation`.
-    package static func current(_ operation: String) -> SystemError {
+    public static func current(_ operation: String) -> SystemError {
         SystemError(code: .current, operation: operation)
     }
 
     /// The same error, said of another operation (the path it concerned).
-    package func during(_ operation: String) -> SystemError {
+    public func during(_ operation: String) -> SystemError {
         SystemError(code: code, operation: operation)
     }
 
-    package var description: String { "\(operation): \(code)" }
+    public var description: String { "\(operation): \(code)" }
 
-    package init(code: Errno, operation: String) {
+    public init(code: Errno, operation: String) {
         self.code = code
         self.operation = operation
     }
@@ -90,7 +90,7 @@ package struct SystemError: Error, Equatable, CustomStringConvertible {
 /// Calls `body` until it does not fail with `EINTR`; returns its result, or
 /// throws the error of a call that failed otherwise.
 @inline(__always)
-package func retryingOnInterrupt<T: BinaryInteger>(
+public func retryingOnInterrupt<T: BinaryInteger>(
     _ operation: @autoclosure () -> String, _ body: () -> T
 ) throws(SystemError) -> T {
     while true {

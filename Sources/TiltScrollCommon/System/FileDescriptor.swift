@@ -5,41 +5,41 @@ import Glibc
 ///
 /// A plain value over `Int32` (like swift-system's `FileDescriptor`): closing
 /// is explicit, because the daemon decides when a device is let go.
-package struct FileDescriptor: Equatable, Hashable {
-    package let rawValue: Int32
+public struct FileDescriptor: Equatable, Hashable, Sendable {
+    public let rawValue: Int32
 
-    package init(rawValue: Int32) { self.rawValue = rawValue }
+    public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// Access modes and flags for `open(2)`; `O_CLOEXEC` is always added.
-    package struct Options: OptionSet {
-        package let rawValue: Int32
-        package init(rawValue: Int32) { self.rawValue = rawValue }
+    public struct Options: OptionSet, Sendable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
         /// `O_RDONLY`
-        package static let readOnly = Options(rawValue: O_RDONLY)
+        public static let readOnly = Options(rawValue: O_RDONLY)
         /// `O_WRONLY`
-        package static let writeOnly = Options(rawValue: O_WRONLY)
+        public static let writeOnly = Options(rawValue: O_WRONLY)
         /// `O_RDWR`
-        package static let readWrite = Options(rawValue: O_RDWR)
+        public static let readWrite = Options(rawValue: O_RDWR)
         /// `O_NONBLOCK`
-        package static let nonBlocking = Options(rawValue: O_NONBLOCK)
+        public static let nonBlocking = Options(rawValue: O_NONBLOCK)
         /// `O_CREAT`
-        package static let create = Options(rawValue: O_CREAT)
+        public static let create = Options(rawValue: O_CREAT)
         /// `O_TRUNC`
-        package static let truncate = Options(rawValue: O_TRUNC)
+        public static let truncate = Options(rawValue: O_TRUNC)
         /// `O_NOFOLLOW`: fail rather than follow a symlink in the last component.
-        package static let noFollow = Options(rawValue: O_NOFOLLOW)
+        public static let noFollow = Options(rawValue: O_NOFOLLOW)
         /// `O_DIRECTORY`: open only if the path is a directory (to `fsync` it).
-        package static let directoryOnly = Options(rawValue: O_DIRECTORY)
+        public static let directoryOnly = Options(rawValue: O_DIRECTORY)
         /// `O_EXCL`: with `.create`, fail if the file exists.
-        package static let exclusive = Options(rawValue: O_EXCL)
+        public static let exclusive = Options(rawValue: O_EXCL)
     }
 
     /// The process's standard output and error.
-    package static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
-    package static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
+    public static let standardOutput = FileDescriptor(rawValue: STDOUT_FILENO)
+    public static let standardError = FileDescriptor(rawValue: STDERR_FILENO)
 
     /// `open(2)`.
-    package static func open(_ path: String, _ options: Options, permissions: mode_t = 0o644) throws(SystemError)
+    public static func open(_ path: String, _ options: Options, permissions: mode_t = 0o644) throws(SystemError)
         -> FileDescriptor
     {
         FileDescriptor(
@@ -49,19 +49,19 @@ package struct FileDescriptor: Equatable, Hashable {
     }
 
     /// `pread(2)` into `buffer`; returns the number of bytes read.
-    package func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0) throws(SystemError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0) throws(SystemError) -> Int {
         try retryingOnInterrupt("pread") { Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 
     /// `read(2)` into `buffer` at the current position (character devices, pipes).
-    package func readStream(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    public func readStream(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         try retryingOnInterrupt("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// A new pipe, both ends close-on-exec. (pipe2(2) would do it in one
     /// call, but Glibc's Swift module does not declare it; the process
     /// never forks, so nothing can inherit an end in between.)
-    package static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+    public static func pipe() throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
         var ends: [Int32] = [-1, -1]
         guard Glibc.pipe(&ends) == 0 else { throw .current("pipe") }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -70,13 +70,13 @@ package struct FileDescriptor: Equatable, Hashable {
 
     /// `write(2)` of the whole buffer in one call; a short write is an error
     /// (`EIO`), because every caller writes records that must not be split.
-    package func writeAll(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
+    public func writeAll(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
         let written = try retryingOnInterrupt("write") { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
         if written != buffer.count { throw FileDescriptor.shortWrite(written, of: buffer.count) }
     }
 
     /// `pwrite(2)` of a whole buffer at offset 0, the way sysfs attributes are written.
-    package func writeAttribute(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
+    public func writeAttribute(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
         let written = try retryingOnInterrupt("pwrite") {
             Glibc.pwrite(rawValue, buffer.baseAddress, buffer.count, 0)
         }
@@ -87,25 +87,25 @@ package struct FileDescriptor: Equatable, Hashable {
     // `any Error`; going through `Result` keeps the error a `SystemError`.)
 
     /// `pread(2)` into `bytes` from their start; returns the number of bytes read.
-    package func read(into bytes: inout [UInt8]) throws(SystemError) -> Int {
+    public func read(into bytes: inout [UInt8]) throws(SystemError) -> Int {
         try bytes.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try read(into: buffer) } }
             .get()
     }
 
     /// `read(2)` into `bytes` from their start; returns the number of bytes read.
-    package func readStream(into bytes: inout [UInt8]) throws(SystemError) -> Int {
+    public func readStream(into bytes: inout [UInt8]) throws(SystemError) -> Int {
         try bytes.withUnsafeMutableBytes { buffer in
             Result { () throws(SystemError) in try readStream(into: buffer) }
         }.get()
     }
 
     /// `write(2)` of all of `bytes` in one call.
-    package func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    public func writeAll(_ bytes: [UInt8]) throws(SystemError) {
         try bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try writeAll(buffer) } }.get()
     }
 
     /// `pwrite(2)` of all of `bytes` at offset 0.
-    package func writeAttribute(_ bytes: [UInt8]) throws(SystemError) {
+    public func writeAttribute(_ bytes: [UInt8]) throws(SystemError) {
         try bytes.withUnsafeBytes { buffer in Result { () throws(SystemError) in try writeAttribute(buffer) } }.get()
     }
 
@@ -116,26 +116,26 @@ package struct FileDescriptor: Equatable, Hashable {
     }
 
     /// `fsync(2)`: the data and metadata are on disk when this returns.
-    package func synchronize() throws(SystemError) {
+    public func synchronize() throws(SystemError) {
         _ = try retryingOnInterrupt("fsync") { Glibc.fsync(rawValue) }
     }
 
     /// `fchmod(2)`: sets the mode regardless of the umask (files others must read).
-    package func setPermissions(_ permissions: mode_t) throws(SystemError) {
+    public func setPermissions(_ permissions: mode_t) throws(SystemError) {
         _ = try retryingOnInterrupt("fchmod") { Glibc.fchmod(rawValue, permissions) }
     }
 
     /// `fcntl(2)` `F_SETFL`: adds `O_NONBLOCK` to the descriptor's status flags.
-    package func makeNonBlocking() throws(SystemError) {
+    public func makeNonBlocking() throws(SystemError) {
         let flags = try retryingOnInterrupt("fcntl F_GETFL") { fcntl(rawValue, F_GETFL) }
         _ = try retryingOnInterrupt("fcntl F_SETFL") { fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 
     /// `isatty(3)`: whether a terminal is on the other end (a person reads it).
-    package var isTerminal: Bool { isatty(rawValue) == 1 }
+    public var isTerminal: Bool { isatty(rawValue) == 1 }
 
     /// `close(2)`. `EINTR` is not retried: on Linux the descriptor is gone either way.
-    package func close() {
+    public func close() {
         _ = Glibc.close(rawValue)
     }
 }

@@ -4,20 +4,20 @@ import Glibc
 /// a link lead, what does a directory hold; `rename(2)`, `unlink(2)`,
 /// `mkdir(2)`; whole-file reads of small files. Like `FileDescriptor`, the
 /// one place these system calls are made, with the same error reporting.
-package enum FileSystem {
+public enum FileSystem {
     /// `access(path, F_OK)`: whether the path exists (symlinks followed).
     /// Used to learn which attributes a device has without reading them:
     /// some reads block for seconds or fail by design (HID `in_accel_hysteresis`).
-    package static func exists(_ path: String) -> Bool {
+    public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
     /// Whether a path the kernel or udev reported (a device's sysfs path or
     /// node) exists.
-    package static func exists(_ path: DeviceText) -> Bool { exists(path.unescaped) }
+    public static func exists(_ path: DeviceText) -> Bool { exists(path.unescaped) }
 
     /// `stat(2)`: whether the path is a directory (symlinks followed).
-    package static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
         return (status.st_mode & S_IFMT) == S_IFDIR
@@ -25,7 +25,7 @@ package enum FileSystem {
 
     /// `realpath(3)`: the absolute path with every symlink resolved, e.g.
     /// `/sys/bus/iio/devices/iio:device0` -> `/sys/devices/.../iio:device0`.
-    package static func realPath(_ path: String) throws(SystemError) -> String {
+    public static func realPath(_ path: String) throws(SystemError) -> String {
         guard let resolved = realpath(path, nil) else { throw .current("realpath \(path)") }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -33,7 +33,7 @@ package enum FileSystem {
 
     /// `opendir(3)` / `readdir(3)`: the names in a directory, without "." and
     /// "..", sorted so that results do not depend on the file system's order.
-    package static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
+    public static func directoryEntries(_ path: String) throws(SystemError) -> [String] {
         guard let directory = opendir(path) else { throw .current("opendir \(path)") }
         defer { closedir(directory) }
         var names: [String] = []
@@ -52,17 +52,17 @@ package enum FileSystem {
     }
 
     /// `rename(2)`: atomically replaces `destination` when both are in one file system.
-    package static func rename(_ source: String, to destination: String) throws(SystemError) {
+    public static func rename(_ source: String, to destination: String) throws(SystemError) {
         _ = try retryingOnInterrupt("rename \(source) to \(destination)") { Glibc.rename(source, destination) }
     }
 
     /// `unlink(2)`.
-    package static func removeFile(_ path: String) throws(SystemError) {
+    public static func removeFile(_ path: String) throws(SystemError) {
         _ = try retryingOnInterrupt("unlink \(path)") { Glibc.unlink(path) }
     }
 
     /// `mkdir(2)` of one level; an existing directory is success.
-    package static func makeDirectory(_ path: String, permissions: mode_t) throws(SystemError) {
+    public static func makeDirectory(_ path: String, permissions: mode_t) throws(SystemError) {
         do {
             _ = try retryingOnInterrupt("mkdir \(path)") { Glibc.mkdir(path, permissions) }
         } catch  where error.code == .fileExists {
@@ -76,7 +76,7 @@ package enum FileSystem {
     /// the descriptor rather than trusting `st_size`, so pipes such as
     /// `--config /dev/stdin` work too. Files the daemon writes itself are read
     /// with `O_NOFOLLOW`; files a user names (`followingLinks`) may be links.
-    package static func readSmallFile(_ path: String, limit: Int, followingLinks: Bool = false) throws(SystemError)
+    public static func readSmallFile(_ path: String, limit: Int, followingLinks: Bool = false) throws(SystemError)
         -> [UInt8]
     {
         let fd = try FileDescriptor.open(path, followingLinks ? .readOnly : [.readOnly, .noFollow])
@@ -103,7 +103,7 @@ package enum FileSystem {
     /// the bytes go to `.NAME.tmp` in the same directory, which is synced
     /// and renamed over `path`, and then the directory is synced so that the
     /// rename is on disk too. The temporary file is removed if a step fails.
-    package static func replace(_ path: String, with bytes: [UInt8], permissions: FilePermissions) throws(SystemError) {
+    public static func replace(_ path: String, with bytes: [UInt8], permissions: FilePermissions) throws(SystemError) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -135,13 +135,13 @@ package enum FileSystem {
 }
 
 /// The mode of a file the daemon creates.
-package enum FilePermissions: Equatable {
+public enum FilePermissions: Equatable, Sendable {
     /// `mode` less the process's umask, as `open(2)` creates files.
     case masked(mode_t)
     /// `mode` whatever the umask (`fchmod(2)`): a file other users must read.
     case exactly(mode_t)
 
-    package var mode: mode_t {
+    public var mode: mode_t {
         switch self {
         case .masked(let mode), .exactly(let mode): return mode
         }

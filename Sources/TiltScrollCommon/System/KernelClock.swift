@@ -3,9 +3,9 @@ import Glibc
 /// The kernel clocks an IIO device can stamp its scans with
 /// (`current_timestamp_clock`), named as that attribute names them.
 ///
-/// Public, and its clock read inlinable, as `DaemonClock` is: a buffered
-/// capture reads it once a batch, and as a call into this module it cost
-/// about 30 instructions a sample more (Benchmarks/daemon-bench).
+/// Its clock read is inlinable, as `DaemonClock`'s is: a buffered capture
+/// reads it once a batch, and as a call into this module it cost about 30
+/// instructions a sample more (Benchmarks/daemon-bench).
 public enum KernelClock: String, CaseIterable, Equatable, Sendable {
     case realtime
     case monotonic
@@ -17,7 +17,7 @@ public enum KernelClock: String, CaseIterable, Equatable, Sendable {
 
     /// The clock the daemon measures time with (`DaemonClock`): scan
     /// timestamps are put on, or converted to, this one.
-    package static let daemon = KernelClock.boottime
+    public static let daemon = KernelClock.boottime
 
     /// The `clockid_t` for `clock_gettime(2)`.
     @inlinable public var id: clockid_t {

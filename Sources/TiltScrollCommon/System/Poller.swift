@@ -10,12 +10,12 @@ import Glibc
 /// instructions a round in uniqueness and capacity checks,
 /// Benchmarks/daemon-bench.) A class: the buffer is owned once, and the
 /// loop and what it lends the poller to (`MonitorStreams`) fill the same.
-package final class Poller {
+public final class Poller {
     private var entries: UnsafeMutablePointer<pollfd>
     private var capacity: Int
     private var count = 0
 
-    package init() {
+    public init() {
         capacity = 16
         entries = .allocate(capacity: capacity)
     }
@@ -23,18 +23,18 @@ package final class Poller {
     deinit { entries.deallocate() }
 
     /// Forgets last round's descriptors.
-    package func reset() { count = 0 }
+    public func reset() { count = 0 }
 
     /// Watches `descriptor` for input; returns its slot for `isReadable`.
     @discardableResult
-    package func watch(_ descriptor: FileDescriptor) -> Int {
+    public func watch(_ descriptor: FileDescriptor) -> Int {
         watch(descriptor, events: Int16(POLLIN))
     }
 
     /// Watches `descriptor` for `events` (POLLIN, POLLOUT: what sd-bus asks
     /// for); returns its slot for `isReady`.
     @discardableResult
-    package func watch(_ descriptor: FileDescriptor, events: Int16) -> Int {
+    public func watch(_ descriptor: FileDescriptor, events: Int16) -> Int {
         if count == capacity { grow() }
         entries[count] = pollfd(fd: descriptor.rawValue, events: events, revents: 0)
         count += 1
@@ -51,7 +51,7 @@ package final class Poller {
 
     /// Waits until a descriptor is ready or `deadline` (seconds on the daemon's
     /// clock) passes; nil waits without a timeout. EINTR counts as a wake-up.
-    package func wait(until deadline: Double?, now: Double) throws(SystemError) {
+    public func wait(until deadline: Double?, now: Double) throws(SystemError) {
         let timeout: Int32
         if let deadline {
             // Round up so the loop never wakes a fraction of a millisecond
@@ -67,29 +67,29 @@ package final class Poller {
 
     /// Whether `descriptor` was watched this round and has input, for
     /// callers whose list of descriptors may have changed since the wait.
-    package func isReadable(_ descriptor: FileDescriptor) -> Bool {
+    public func isReadable(_ descriptor: FileDescriptor) -> Bool {
         (0..<count).contains { entries[$0].fd == descriptor.rawValue && isReadable($0) }
     }
 
     /// Whether anything happened on any descriptor watched this round.
-    package var anyReady: Bool { (0..<count).contains { entries[$0].revents != 0 } }
+    public var anyReady: Bool { (0..<count).contains { entries[$0].revents != 0 } }
 
     /// Whether `descriptor` was watched this round and anything happened on
     /// it: what it was watched for, an error or a hang-up.
-    package func isReady(_ descriptor: FileDescriptor) -> Bool {
+    public func isReady(_ descriptor: FileDescriptor) -> Bool {
         (0..<count).contains { entries[$0].fd == descriptor.rawValue && isReady($0) }
     }
 
     /// Whether anything happened on the descriptor in `slot`: what it was
     /// watched for, an error or a hang-up.
-    package func isReady(_ slot: Int) -> Bool {
+    public func isReady(_ slot: Int) -> Bool {
         precondition(slot < count, "a slot of an earlier round")
         return entries[slot].revents != 0
     }
 
     /// Whether the descriptor in `slot` has input (or an error or hang-up,
     /// which its reader must see to notice).
-    package func isReadable(_ slot: Int) -> Bool {
+    public func isReadable(_ slot: Int) -> Bool {
         precondition(slot < count, "a slot of an earlier round")
         return entries[slot].revents & Int16(POLLIN | POLLERR | POLLHUP | POLLNVAL) != 0
     }

@@ -7,15 +7,15 @@ import Glibc
 /// A burst of the same signal collapses into one pending delivery (standard
 /// signals are not queued), which is exactly what a reload or recalibration
 /// wants: the loop acts once on the latest request.
-package struct SignalChannel: SignalSource {
-    package let descriptor: FileDescriptor
+public struct SignalChannel: SignalSource {
+    public let descriptor: FileDescriptor
     private var mask: sigset_t
 
     /// The signals tiltscrolld handles.
-    package static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
+    public static let handled: [Int32] = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2]
 
     /// Blocks `signals` for the process and opens a non-blocking signalfd for them.
-    package static func open(_ signals: [Int32] = handled) throws(SystemError) -> SignalChannel {
+    public static func open(_ signals: [Int32] = handled) throws(SystemError) -> SignalChannel {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }
@@ -28,7 +28,7 @@ package struct SignalChannel: SignalSource {
     }
 
     /// Reads every pending signal and hands its number to `handle`.
-    package func drain(_ handle: (Int32) -> Void) {
+    public func drain(_ handle: (Int32) -> Void) {
         var info = signalfd_siginfo()
         let size = MemoryLayout<signalfd_siginfo>.size
         while true {
@@ -39,14 +39,14 @@ package struct SignalChannel: SignalSource {
     }
 
     /// Closes the descriptor and unblocks the signals again.
-    package func close() {
+    public func close() {
         descriptor.close()
         var mask = self.mask
         sigprocmask(SIG_UNBLOCK, &mask, nil)
     }
 
     /// The conventional name, for logs.
-    package static func name(_ signal: Int32) -> String {
+    public static func name(_ signal: Int32) -> String {
         switch signal {
         case SIGTERM: return "SIGTERM"
         case SIGINT: return "SIGINT"
@@ -59,7 +59,7 @@ package struct SignalChannel: SignalSource {
 }
 
 /// Where the loop's signals come from: a signalfd on the machine, a queue in tests.
-package protocol SignalSource {
+public protocol SignalSource {
     var descriptor: FileDescriptor { get }
     /// Hands each pending signal's number to `handle`.
     func drain(_ handle: (Int32) -> Void)

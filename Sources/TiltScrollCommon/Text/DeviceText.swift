@@ -13,19 +13,19 @@ import Glibc
 /// bounded (`DisplayEscaping`): a message built as `"Lost \(device.name)"`
 /// is safe to print wherever it goes, with nothing to remember at the
 /// printing site.
-package struct DeviceText: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct DeviceText: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The bytes as they came, without a terminating NUL.
-    package let bytes: [UInt8]
+    public let bytes: [UInt8]
 
-    package init(bytes: some Sequence<UInt8>) { self.bytes = Array(bytes) }
+    public init(bytes: some Sequence<UInt8>) { self.bytes = Array(bytes) }
 
-    package init(_ text: String) { bytes = Array(text.utf8) }
+    public init(_ text: String) { bytes = Array(text.utf8) }
 
-    package init(stringLiteral text: String) { self.init(text) }
+    public init(stringLiteral text: String) { self.init(text) }
 
     /// A copy of the NUL-terminated string at `cString` (as libudev and
     /// libevdev return them).
-    package init(cString: UnsafePointer<CChar>) {
+    public init(cString: UnsafePointer<CChar>) {
         let start = UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self)
         bytes = Array(UnsafeBufferPointer(start: start, count: strlen(cString)))
     }
@@ -33,30 +33,30 @@ package struct DeviceText: Hashable, Sendable, CustomStringConvertible, Expressi
     /// The text as it came, for system calls and for parsing or comparing
     /// with the user's text; bytes that are not UTF-8 become U+FFFD. Never
     /// for output: interpolate the `DeviceText` itself.
-    package var unescaped: String { String(decoding: bytes, as: UTF8.self) }
+    public var unescaped: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Escaped and bounded to `DisplayEscaping.fieldLimit` bytes: what
     /// string interpolation shows.
-    package var description: String { DisplayEscaping.escape(bytes: bytes) }
+    public var description: String { DisplayEscaping.escape(bytes: bytes) }
 
-    package var isEmpty: Bool { bytes.isEmpty }
+    public var isEmpty: Bool { bytes.isEmpty }
 
-    package func hasPrefix(_ prefix: String) -> Bool { bytes.starts(with: prefix.utf8) }
+    public func hasPrefix(_ prefix: String) -> Bool { bytes.starts(with: prefix.utf8) }
 
     /// This text followed by `suffix`.
-    package func appending(_ suffix: String) -> DeviceText { DeviceText(bytes: bytes + Array(suffix.utf8)) }
+    public func appending(_ suffix: String) -> DeviceText { DeviceText(bytes: bytes + Array(suffix.utf8)) }
 
     /// Whether the user's `text` names this: the same bytes, or the text as
     /// it is shown (a name with control characters is written in a
     /// configuration file as `--list-devices` prints it, escapes and all).
-    package func matches(_ text: String) -> Bool {
+    public func matches(_ text: String) -> Bool {
         bytes.elementsEqual(text.utf8) || description == text
     }
 
     /// Without the whitespace and line ends around it, nor the NUL some
     /// attribute files end with (6.1's `current_timestamp_clock` reads
     /// "realtime\n\0").
-    package var trimmed: DeviceText {
+    public var trimmed: DeviceText {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         var slice = bytes[...]
         while let first = slice.first, isSpace(first) { slice = slice.dropFirst() }

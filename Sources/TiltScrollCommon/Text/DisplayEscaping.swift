@@ -28,30 +28,30 @@
 /// it again changes nothing (at the same or a larger limit): text built from
 /// escaped parts can go through a last escape where it leaves the process
 /// without being escaped twice.
-package enum DisplayEscaping {
+public enum DisplayEscaping {
     /// The most bytes one device string (a name, a path, an attribute's
     /// contents) takes when shown. Real ones are far shorter: an IIO name
     /// is a few dozen bytes, a sysfs path a hundred or two, an input
     /// device's name at most 128 (hid's buffer).
-    package static let fieldLimit = 256
+    public static let fieldLimit = 256
     /// The most bytes one line of a message takes when shown: an error, a
     /// log line, the systemd status.
-    package static let lineLimit = 4096
+    public static let lineLimit = 4096
 
     /// What ends a cut text.
-    package static let ellipsis = "…"
+    public static let ellipsis = "…"
     private static let ellipsisBytes = Array(ellipsis.utf8)
 
     /// `text` as it may be shown (see the type's description), in at most
     /// `limit` bytes (no less than the ellipsis takes).
-    package static func escape(_ text: String, limit: Int = fieldLimit) -> String {
+    public static func escape(_ text: String, limit: Int = fieldLimit) -> String {
         var text = text
         return text.withUTF8 { escape(utf8: $0, limit: limit) }
     }
 
     /// `bytes` as they may be shown, in at most `limit` bytes: well-formed
     /// UTF-8 as text, every other byte escaped.
-    package static func escape(bytes: [UInt8], limit: Int = fieldLimit) -> String {
+    public static func escape(bytes: [UInt8], limit: Int = fieldLimit) -> String {
         bytes.withUnsafeBufferPointer { escape(utf8: $0, limit: limit) }
     }
 
@@ -86,7 +86,7 @@ package enum DisplayEscaping {
     }
 
     /// Whether a character is shown as it is.
-    package static func isShown(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isShown(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x20..<0x7F: return true
         case 0..<0x20, 0x7F...0x9F: return false
@@ -112,7 +112,7 @@ package enum DisplayEscaping {
     /// in bytes; nil where the bytes there are not well-formed UTF-8 (an
     /// overlong form, a surrogate, beyond U+10FFFF, a stray or missing
     /// continuation byte: the Unicode standard's table 3-7).
-    package static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (
+    public static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (
         scalar: Unicode.Scalar, length: Int
     )? {
         let lead = bytes[index]

@@ -7,17 +7,17 @@ import TiltScrollCommon
 typealias UserControlsStore = PersistedFile<UserControls>
 
 extension UserControls: PersistedRecord {
-    package static let file = RecordFile(
+    public static let file = RecordFile(
         name: "controls", storage: .state, kind: "controls", sizeLimit: 1024, permissions: .masked(0o644))
 
-    package func formatted() throws(RecordFormatError) -> String {
+    public func formatted() throws(RecordFormatError) -> String {
         if let problem = UserControls.problem(withSensitivity: sensitivity) {
             throw RecordFormatError(message: problem)
         }
         return UserControlsFormat.format(self)
     }
 
-    package static func parse(_ text: String) throws(RecordFormatError) -> UserControls {
+    public static func parse(_ text: String) throws(RecordFormatError) -> UserControls {
         try UserControlsFormat.parse(text)
     }
 }
@@ -41,7 +41,7 @@ enum UserControlsFormat {
             ])
     }
 
-    package static func parse(_ text: String) throws(RecordFormatError) -> UserControls {
+    public static func parse(_ text: String) throws(RecordFormatError) -> UserControls {
         let values = try KeyValueText.values(in: text, keys: keys)
         let version = values["version"]!
         let enabled = values["enabled"]!
