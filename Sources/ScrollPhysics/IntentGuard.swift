@@ -88,7 +88,7 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///   window's noise and its stillness are then taken with every reading a
 ///   sample, repeats included (`WindowSums.everyReading`): lying flat it
 ///   repeats most readings, and counted as none they made its noise seem
-///   seven times what it is. Either window must begin within
+///   six to twelve times what it is. Either window must begin within
 ///   `turnLeadSeconds` of a turn of the device (`StillnessMeter.turnRadians`,
 ///   3 degrees in 0.7 s: a hand lays it onto the surface, tips it onto a
 ///   stand), which confines such a judgement to the moments after a

@@ -554,17 +554,19 @@ struct WindowSums: Equatable, Sendable {
     /// Asked where the noise is within about one count (a variance of at
     /// most `StillnessMeter.quantizedVariances` times the quantization's,
     /// `floor`): there the part reads whole counts and repeats many of them
-    /// by chance (a hub in hundredths of a g lying flat repeats about two
-    /// thirds of its readings), so a repeat is a reading like any other,
-    /// and evidence of stillness. Counting only distinct readings made such
-    /// a window's noise about seven times what it is, and no hand's sway
-    /// stood out of it (`IntentGuard.handGone`). That count stays the
-    /// meter's own judgement: a part read faster than it samples repeats
-    /// what it read, and those repeats are no samples. Judged this way,
-    /// such a window's noise seems smaller, but its block means scatter as
-    /// its fresh readings do, which fills that noise's room for a sway: it
-    /// is not still more often (the hand's going then waits for the long
-    /// window, as before), and when it is, a sway had less room in it.
+    /// by chance (a hub in hundredths of a g lying flat, 3 mg of noise
+    /// under its counts, repeats half to three quarters of its readings),
+    /// so a repeat is a reading like any other, and evidence of stillness.
+    /// Counting only distinct readings made such a window's noise six to
+    /// twelve times what it is (synthetic hub, `Benchmarks/README.md`),
+    /// and no hand's sway stood out of it (`IntentGuard.handGone`). That
+    /// count stays the meter's own judgement: a part read faster than it
+    /// samples repeats what it read, and those repeats are no samples.
+    /// Judged this way, such a window's noise seems smaller, but its block
+    /// means scatter as its fresh readings do, which fills that noise's
+    /// room for a sway: it is not still more often (the hand's going then
+    /// waits for the long window, as before), and when it is, a sway had
+    /// less room in it.
     static func everyReading(
         count: Int, pitch: Double, sinRoll: Double, squares: Double, differences: Double, blocks: Int,
         floor: Double, ceiling: Double
