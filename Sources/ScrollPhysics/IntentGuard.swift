@@ -84,14 +84,14 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///   those, swaying hands looked still in 3 of some 60,000 medium windows
 ///   and 6 of some 30,000 short ones (synthetic hands and parts of
 ///   `Tests/SyntheticMotion`, `Benchmarks/README.md`). On a part whose
-///   noise is within about a count (a hub in hundredths of a g), both the
-///   window's noise and its stillness are then taken with every reading a
-///   sample, repeats included (`WindowSums.everyReading`): lying flat it
-///   repeats most readings, and counted as none they made its noise seem
-///   six to twelve times what it is. Either window must begin within
-///   `turnLeadSeconds` of a turn of the device (`StillnessMeter.turnRadians`,
-///   3 degrees in 0.7 s: a hand lays it onto the surface, tips it onto a
-///   stand), which confines such a judgement to the moments after a
+///   noise is within about a count (a hub in hundredths of a g), the
+///   window's noise and stillness and the hand's sway are all taken with
+///   every reading a sample, repeats included (`WindowSums.everyReading`):
+///   lying flat it repeats most readings, and counted as none they made
+///   its noise seem six to twelve times what it is. Either window must
+///   begin within `turnLeadSeconds` of a turn of the device
+///   (`StillnessMeter.turnRadians`, 3 degrees in 0.7 s: a hand lays it
+///   onto the surface, tips it onto a stand), which confines such a judgement to the moments after a
 ///   movement; a medium window whose hand stood 64 times above its noise
 ///   needs no turn (a device let go where it is held). Scrolling stops
 ///   within 2 s of the hand letting go where the short window decides,

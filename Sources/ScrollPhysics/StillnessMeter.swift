@@ -156,9 +156,10 @@ struct StillnessMeter: Equatable, Sendable {
     /// How much a window's pose moved beyond what its noise explains: the
     /// scatter of its block means per reading, less what noise alone
     /// gives (`excess`, which noise alone leaves about 0), and what noise
-    /// alone gives (`noise`, with every reading a sample where the noise is
-    /// within about a count: `WindowSums.everyReading`); squared radians,
-    /// whatever the rate.
+    /// alone gives (`noise`); squared radians, whatever the rate. Where
+    /// the noise is within about a count, all three with every reading a
+    /// sample (`WindowSums.everyReading`), so that the hand's sway
+    /// (`HandSway`) and the window it is held against are measured alike.
     struct Sway: Equatable, Sendable {
         var excess: Double
         var noise: Double
@@ -535,7 +536,7 @@ struct WindowSums: Equatable, Sendable {
             excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: earlier.totals.begin,
             stillByNoise: quiet)
         if variance <= StillnessMeter.quantizedVariances * floor {
-            (sway.noise, sway.stillByNoise) = Self.everyReading(
+            (sway.excess, sway.noise, sway.stillByNoise) = Self.everyReading(
                 count: count, pitch: totals.pitch + earlier.totals.pitch,
                 sinRoll: totals.sinRoll + earlier.totals.sinRoll, squares: readingSquares + earlier.readingSquares,
                 differences: totals.differences + earlier.totals.differences, blocks: withSamples, floor: floor,
@@ -544,12 +545,13 @@ struct WindowSums: Equatable, Sendable {
         return (sway, quiet)
     }
 
-    /// The window's noise per reading and whether it is still, as `judge`
-    /// finds them, but with every reading a sample, a repeat included (a
-    /// difference of 0, and a block weighs as many readings as it holds):
-    /// from the sums of the window's readings relative to the origin
-    /// (`count`, `pitch`, `sinRoll`), of its blocks' |sum|^2 / count
-    /// (`squares`), of its squared differences, and its blocks with samples.
+    /// The window's excess sway and noise per reading and whether it is
+    /// still, as `judge` finds them, but with every reading a sample, a
+    /// repeat included (a difference of 0, and a block weighs as many
+    /// readings as it holds): from the sums of the window's readings
+    /// relative to the origin (`count`, `pitch`, `sinRoll`), of its blocks'
+    /// |sum|^2 / count (`squares`), of its squared differences, and its
+    /// blocks with samples.
     ///
     /// Asked where the noise is within about one count (a variance of at
     /// most `StillnessMeter.quantizedVariances` times the quantization's,
@@ -559,8 +561,9 @@ struct WindowSums: Equatable, Sendable {
     /// so a repeat is a reading like any other, and evidence of stillness.
     /// Counting only distinct readings made such a window's noise six to
     /// twelve times what it is (synthetic hub, `Benchmarks/README.md`),
-    /// and no hand's sway stood out of it (`IntentGuard.handGone`). That
-    /// count stays the meter's own judgement: a part read faster than it
+    /// and a hand's quiet sway, less that noise, smaller than it is
+    /// (`HandSway`): no hand's sway stood out of it (`IntentGuard.handGone`).
+    /// That count stays the meter's own judgement: a part read faster than it
     /// samples repeats what it read, and those repeats are no samples.
     /// Judged this way, such a window's noise seems smaller, but its block
     /// means scatter as its fresh readings do, which fills that noise's
@@ -570,12 +573,12 @@ struct WindowSums: Equatable, Sendable {
     static func everyReading(
         count: Int, pitch: Double, sinRoll: Double, squares: Double, differences: Double, blocks: Int,
         floor: Double, ceiling: Double
-    ) -> (noise: Double, still: Bool) {
+    ) -> (excess: Double, noise: Double, still: Bool) {
         let n = Double(count)
         let variance = max(min(differences / (4 * n), ceiling), floor)
         let noiseScatter = variance * Double(2 * (blocks - 1))
         let scatter = squares - (pitch * pitch + sinRoll * sinRoll) / n
-        return (noiseScatter / n, scatter <= StillnessMeter.stillRatio * noiseScatter)
+        return ((scatter - noiseScatter) / n, noiseScatter / n, scatter <= StillnessMeter.stillRatio * noiseScatter)
     }
 
     /// Whether the blocks are still, judged with a noise variance within
@@ -602,7 +605,7 @@ struct WindowSums: Equatable, Sendable {
             var swayed = StillnessMeter.Sway(
                 excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: all.begin, stillByNoise: quiet)
             if variance <= StillnessMeter.quantizedVariances * floor {
-                (swayed.noise, swayed.stillByNoise) = Self.everyReading(
+                (swayed.excess, swayed.noise, swayed.stillByNoise) = Self.everyReading(
                     count: all.count, pitch: all.pitch, sinRoll: all.sinRoll, squares: readingSquares,
                     differences: all.differences, blocks: blocksWithSamples, floor: floor, ceiling: ceiling)
             }

@@ -15,8 +15,8 @@ import Testing
 /// above the part's noise (`IntentGuard`, `HandSway`): on the 2 and 3 mg
 /// parts a typical hand (0.6 degrees of sway) shows in the short window
 /// (1.4 s), on the 6 mg part in the medium one (2.8 s), on the hub in
-/// hundredths of a g in either, and at 10 Hz mostly only the long one
-/// (5.6 s) tells it.
+/// hundredths of a g mostly in the short one, and at 10 Hz mostly only the
+/// long one (5.6 s) tells it.
 @Suite struct GentleRest {
     /// The put-downs that turn the device onto its surface: laid back flat
     /// slowly and quickly, tipped 10 degrees back onto a stand slowly and
@@ -84,14 +84,15 @@ import Testing
 
     /// The hub in hundredths of a g at 50 Hz, lying flat too, where it
     /// repeats most readings: counted as readings (a surface's repeat is
-    /// evidence of stillness, `WindowSums.everyReading`), its noise is what
-    /// it is, and a typical hand's going shows in the medium window at the
-    /// latest (within 3.3 s), in the short one (within 2 s) for some.
-    /// Before, lying flat, only the long window told it (6-8 s).
-    @Test func onTheHubAtFiftyHertzTheMediumWindowTellsItLyingFlatToo() {
+    /// evidence of stillness, `WindowSums.everyReading`), its noise and the
+    /// hand's sway are what they are, and a typical hand's going shows in
+    /// the short window (within 2 s) for most put-downs, in the medium one
+    /// (within 3.3 s) for the rest. Before, lying flat, only the long
+    /// window told it (6-8 s).
+    @Test func onTheHubAtFiftyHertzAGentlePutDownStopsWithinTwoSecondsMostly() {
         let stops = restStops(.hidHub)
         let withinTwo = stops.filter { $0.seconds <= 2 }.count
-        #expect(Double(withinTwo) >= 0.15 * Double(stops.count), "\(withinTwo) of \(stops.count) within 2 s")
+        #expect(Double(withinTwo) >= 0.5 * Double(stops.count), "\(withinTwo) of \(stops.count) within 2 s")
         for s in stops where s.seconds > 3.3 { Issue.record("\(s.label): \(s.seconds) s") }
         let flat = stops.filter { $0.label.hasPrefix("flat") }
         #expect(flat.count == 2 * Self.starts.count * Self.seeds.count)
