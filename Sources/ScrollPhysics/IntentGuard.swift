@@ -83,10 +83,15 @@ public enum IntentState: Equatable, Sendable, CaseIterable, CustomStringConverti
 ///   `mediumVisibility` (16) times in the medium one (2.8 s): beyond
 ///   those, swaying hands looked still in 3 of some 60,000 medium windows
 ///   and 6 of some 30,000 short ones (synthetic hands and parts of
-///   `Tests/SyntheticMotion`, `Benchmarks/README.md`). Either window must begin within
-///   `turnLeadSeconds` of a turn of the device (`StillnessMeter.turnRadians`,
-///   3 degrees in 0.7 s: a hand lays it onto the surface, tips it onto a
-///   stand), which confines such a judgement to the moments after a
+///   `Tests/SyntheticMotion`, `Benchmarks/README.md`). On a part whose
+///   noise is within about a count (a hub in hundredths of a g), the
+///   window's noise and stillness and the hand's sway are all taken with
+///   every reading a sample, repeats included (`WindowSums.everyReading`):
+///   lying flat it repeats most readings, and counted as none they made
+///   its noise seem six to twelve times what it is. Either window must
+///   begin within `turnLeadSeconds` of a turn of the device
+///   (`StillnessMeter.turnRadians`, 3 degrees in 0.7 s: a hand lays it
+///   onto the surface, tips it onto a stand), which confines such a judgement to the moments after a
 ///   movement; a medium window whose hand stood 64 times above its noise
 ///   needs no turn (a device let go where it is held). Scrolling stops
 ///   within 2 s of the hand letting go where the short window decides,
@@ -536,12 +541,15 @@ struct IntentGuard: Equatable, Sendable {
     /// guard first (2,745 bytes, about 17 instructions a sample).
     @inline(__always)
     private func handGone(_ verdict: StillnessMeter.Verdict) -> (window: StillnessMeter.Still, quietSway: Double)? {
-        if let s = verdict.shortStill, let sway = verdict.shortSway, s.since - lastTurn <= Self.turnLeadSeconds,
-            let quiet = shortHand.quietQuarter, quiet >= Self.shortVisibility * sway.noise
+        if let s = verdict.shortStill, let sway = verdict.shortSway, sway.stillByNoise,
+            s.since - lastTurn <= Self.turnLeadSeconds, let quiet = shortHand.quietQuarter,
+            quiet >= Self.shortVisibility * sway.noise
         {
             return (s, quiet)
         }
-        if let s = verdict.mediumStill, let sway = verdict.mediumSway, let quiet = mediumHand.quietQuarter {
+        if let s = verdict.mediumStill, let sway = verdict.mediumSway, sway.stillByNoise,
+            let quiet = mediumHand.quietQuarter
+        {
             let turned = s.since - lastTurn <= Self.turnLeadSeconds
             if quiet >= (turned ? Self.mediumVisibility : Self.unturnedVisibility) * sway.noise { return (s, quiet) }
         }

@@ -62,6 +62,10 @@
 /// not in the differences nor in a block's weight, its number of distinct
 /// readings (at least one: a block of repeats still shows where the pose
 /// is). A part that reads the same counts for a whole window is still.
+/// Where the noise is within about a count, though, a part repeats
+/// readings by chance, and the sway a window shows is also measured with
+/// every reading a sample (`WindowSums.everyReading`), for `IntentGuard`
+/// to tell a hand's going by.
 ///
 /// Resting, the device has moved when one sample leaves the rest pose by
 /// more than sqrt(40) s (chi-square with 2 degrees of freedom: by chance once
@@ -78,6 +82,12 @@ struct StillnessMeter: Equatable, Sendable {
     static let mediumSeconds = 2.8
     /// The largest ratio of slow movement to noise that is still.
     static let stillRatio = 3.0
+    /// The most noise variance, in units of the quantization's ((resolution
+    /// / g)^2 / 12), that is within about one count: distinct readings then
+    /// differ mostly by one count (3 units when one angle changes, 6 when
+    /// both do); a part with 1.5 counts of noise (the kxcjk-like one) gives
+    /// about 28.
+    static let quantizedVariances = 8.0
     /// The fewest readings per block, on average, for a window to be judged.
     static let samplesPerBlock = 3
     /// Departure thresholds in units of the noise variance.
@@ -146,12 +156,19 @@ struct StillnessMeter: Equatable, Sendable {
     /// How much a window's pose moved beyond what its noise explains: the
     /// scatter of its block means per reading, less what noise alone
     /// gives (`excess`, which noise alone leaves about 0), and what noise
-    /// alone gives (`noise`); squared radians, whatever the rate.
+    /// alone gives (`noise`); squared radians, whatever the rate. Where
+    /// the noise is within about a count, all three with every reading a
+    /// sample (`WindowSums.everyReading`), so that the hand's sway
+    /// (`HandSway`) and the window it is held against are measured alike.
     struct Sway: Equatable, Sendable {
         var excess: Double
         var noise: Double
         /// When the window began.
         var since: Double
+        /// Whether the window is still as `noise` measures it (the same as
+        /// the window's own judgement but on a part that reads whole
+        /// counts: `WindowSums.everyReading`).
+        var stillByNoise = false
     }
 
     /// What the windows say after a block.
@@ -405,6 +422,10 @@ struct BlockSums: Equatable, Sendable {
         return (k * pitch, k * sinRoll, k * (pitch * mp + sinRoll * ms))
     }
 
+    /// |sum|^2 / count: the block's share of the scatter of block means
+    /// when every reading weighs one (`WindowSums.everyReading`).
+    var readingSquare: Double { count > 0 ? (pitch * pitch + sinRoll * sinRoll) / Double(count) : 0 }
+
     func noiseVariance(floor: Double) -> Double? {
         guard pairs > 0 else { return nil }
         return max(differences / (4 * Double(pairs)), floor)
@@ -424,6 +445,8 @@ struct WindowSums: Equatable, Sendable {
     var weightedSinRoll = 0.0
     var squares = 0.0
     var magnitudeSquares = 0.0
+    /// Sum of the blocks' |sum|^2 / count (`BlockSums.readingSquare`).
+    var readingSquares = 0.0
     var blocksWithSamples = 0
     /// How many blocks (with samples or not).
     var blocks = 0
@@ -444,6 +467,7 @@ struct WindowSums: Equatable, Sendable {
         squares += w.square
         weights += b.weight
         magnitudeSquares += b.magnitudes.meanSquare
+        readingSquares += b.readingSquare
         if b.count > 0 { blocksWithSamples += 1 }
         blocks += 1
     }
@@ -457,6 +481,7 @@ struct WindowSums: Equatable, Sendable {
         squares -= w.square
         weights -= b.weight
         magnitudeSquares -= b.magnitudes.meanSquare
+        readingSquares -= b.readingSquare
         if b.count > 0 { blocksWithSamples -= 1 }
         blocks -= 1
     }
@@ -477,6 +502,7 @@ struct WindowSums: Equatable, Sendable {
         m.weightedSinRoll += earlier.weightedSinRoll
         m.squares += earlier.squares
         m.magnitudeSquares += earlier.magnitudeSquares
+        m.readingSquares += earlier.readingSquares
         m.blocksWithSamples += earlier.blocksWithSamples
         m.blocks += earlier.blocks
         return m
@@ -505,9 +531,54 @@ struct WindowSums: Equatable, Sendable {
         let sinRoll = weightedSinRoll + earlier.weightedSinRoll
         let scatter = squares + earlier.squares - (pitch * pitch + sinRoll * sinRoll) / w
         let noiseScatter = variance * Double(2 * (withSamples - 1))
-        let sway = StillnessMeter.Sway(
-            excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: earlier.totals.begin)
-        return (sway, scatter <= StillnessMeter.stillRatio * noiseScatter)
+        let quiet = scatter <= StillnessMeter.stillRatio * noiseScatter
+        var sway = StillnessMeter.Sway(
+            excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: earlier.totals.begin,
+            stillByNoise: quiet)
+        if variance <= StillnessMeter.quantizedVariances * floor {
+            (sway.excess, sway.noise, sway.stillByNoise) = Self.everyReading(
+                count: count, pitch: totals.pitch + earlier.totals.pitch,
+                sinRoll: totals.sinRoll + earlier.totals.sinRoll, squares: readingSquares + earlier.readingSquares,
+                differences: totals.differences + earlier.totals.differences, blocks: withSamples, floor: floor,
+                ceiling: ceiling)
+        }
+        return (sway, quiet)
+    }
+
+    /// The window's excess sway and noise per reading and whether it is
+    /// still, as `judge` finds them, but with every reading a sample, a
+    /// repeat included (a difference of 0, and a block weighs as many
+    /// readings as it holds): from the sums of the window's readings
+    /// relative to the origin (`count`, `pitch`, `sinRoll`), of its blocks'
+    /// |sum|^2 / count (`squares`), of its squared differences, and its
+    /// blocks with samples.
+    ///
+    /// Asked where the noise is within about one count (a variance of at
+    /// most `StillnessMeter.quantizedVariances` times the quantization's,
+    /// `floor`): there the part reads whole counts and repeats many of them
+    /// by chance (a hub in hundredths of a g lying flat, 3 mg of noise
+    /// under its counts, repeats half to three quarters of its readings),
+    /// so a repeat is a reading like any other, and evidence of stillness.
+    /// Counting only distinct readings made such a window's noise six to
+    /// twelve times what it is (synthetic hub, `Benchmarks/README.md`),
+    /// and a hand's quiet sway, less that noise, smaller than it is
+    /// (`HandSway`): no hand's sway stood out of it (`IntentGuard.handGone`).
+    /// That count stays the meter's own judgement: a part read faster than it
+    /// samples repeats what it read, and those repeats are no samples.
+    /// Judged this way, such a window's noise seems smaller, but its block
+    /// means scatter as its fresh readings do, which fills that noise's
+    /// room for a sway: it is not still more often (the hand's going then
+    /// waits for the long window, as before), and when it is, a sway had
+    /// less room in it.
+    static func everyReading(
+        count: Int, pitch: Double, sinRoll: Double, squares: Double, differences: Double, blocks: Int,
+        floor: Double, ceiling: Double
+    ) -> (excess: Double, noise: Double, still: Bool) {
+        let n = Double(count)
+        let variance = max(min(differences / (4 * n), ceiling), floor)
+        let noiseScatter = variance * Double(2 * (blocks - 1))
+        let scatter = squares - (pitch * pitch + sinRoll * sinRoll) / n
+        return ((scatter - noiseScatter) / n, noiseScatter / n, scatter <= StillnessMeter.stillRatio * noiseScatter)
     }
 
     /// Whether the blocks are still, judged with a noise variance within
@@ -530,8 +601,16 @@ struct WindowSums: Equatable, Sendable {
             let w = Double(weights)
             let scatter = squares - (weightedPitch * weightedPitch + weightedSinRoll * weightedSinRoll) / w
             let noiseScatter = variance * Double(2 * (blocksWithSamples - 1))
-            sway = StillnessMeter.Sway(excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: all.begin)
-            guard scatter <= StillnessMeter.stillRatio * noiseScatter else { return (nil, sway) }
+            let quiet = scatter <= StillnessMeter.stillRatio * noiseScatter
+            var swayed = StillnessMeter.Sway(
+                excess: (scatter - noiseScatter) / w, noise: noiseScatter / w, since: all.begin, stillByNoise: quiet)
+            if variance <= StillnessMeter.quantizedVariances * floor {
+                (swayed.excess, swayed.noise, swayed.stillByNoise) = Self.everyReading(
+                    count: all.count, pitch: all.pitch, sinRoll: all.sinRoll, squares: readingSquares,
+                    differences: all.differences, blocks: blocksWithSamples, floor: floor, ceiling: ceiling)
+            }
+            sway = swayed
+            guard quiet else { return (nil, sway) }
             let m = all.magnitudes
             if m.count > 0 {
                 let spread = (magnitudeSquares - m.sum * m.sum / Double(m.count)) / Double(m.count)

@@ -107,6 +107,75 @@ import Testing
         #expect(Double(stillWindows) >= 0.95 * Double(windows))
     }
 
+    /// A hub in hundredths of a g lying flat, 3 mg of noise under its
+    /// counts: most readings repeat the one before. Counted as readings,
+    /// the repeats give the window the noise the part has (each angle
+    /// reads 0 or one count either side, a variance of about 0.096 counts
+    /// squared), where the distinct readings alone made it several times
+    /// that; and the window is still by that measure too.
+    @Test func aTableOnAPartThatReadsWholeCountsShowsItsNoiseWhenEveryReadingCounts() {
+        var meter = StillnessMeter()
+        let count = 0.01
+        meter.quantizationVariance = count * count / 12
+        let verdicts = feed(&meter, seconds: 30, rate: 50, noise: 0.003, resolution: count, pose: { _ in (0.5, 0) })
+        let sways = verdicts.filter { $0.time > 3 }.compactMap { $0.verdict.shortSway }
+        #expect(sways.count > 70)
+        // P(|noise| > half a count) = 0.0956 per angle; 4 blocks of 17.5 readings.
+        let perReading = 0.0956 * count * count
+        let expected = perReading * 6 / 70
+        let noises = sways.map(\.noise).sorted()
+        let median = noises[noises.count / 2]
+        #expect(median > 0.7 * expected && median < 1.4 * expected, "\(median) for \(expected)")
+        let still = sways.filter(\.stillByNoise).count
+        #expect(Double(still) >= 0.95 * Double(sways.count), "\(still) of \(sways.count)")
+        // The meter's own judgement, by distinct readings, is unchanged: still.
+        let judged = verdicts.filter { $0.time > 3 && $0.verdict.shortSway != nil }
+        #expect(judged.allSatisfy { $0.verdict.shortStill != nil })
+    }
+
+    /// The same hub read three times as often as it samples: every reading
+    /// comes three times. Counted as readings, those repeats shrink the
+    /// noise the hand's going is judged against (to the quantization's
+    /// floor, about a third of the fresh readings' noise per reading), but
+    /// the block means scatter as a third of the readings would, which
+    /// fills that noise's room for a sway: the window looks still by that
+    /// measure less often than a hub read at its own rate (95 % and more,
+    /// above). The meter's own judgement, by distinct readings, stays
+    /// still.
+    @Test func aCoarsePartReadFasterThanItSamplesIsNoStillerForIt() {
+        var meter = StillnessMeter()
+        let count = 0.01
+        meter.quantizationVariance = count * count / 12
+        var random = SeededRandom(seed: 9)
+        var reading = (0.5, 0.0)
+        var blockStart = 0.0
+        var sways: [StillnessMeter.Sway] = []
+        var meterStill = 0
+        for i in 0..<1500 {
+            let t = Double(i) / 50
+            if t - blockStart >= StillnessMeter.blockSeconds - 0.01 {
+                let v = meter.closeBlock(
+                    started: blockStart, at: t, magnitude: Moments(), judgeShort: true, judgeLong: false)
+                if t > 3, let sway = v.shortSway {
+                    sways.append(sway)
+                    if v.shortStill != nil { meterStill += 1 }
+                }
+                blockStart = t
+            }
+            if i % 3 == 0 {
+                func quantized(_ x: Double) -> Double { (x / count).rounded() * count }
+                reading = (quantized(0.5 + random.gaussian(sigma: 0.003)), quantized(random.gaussian(sigma: 0.003)))
+            }
+            meter.add(pitch: reading.0, sinRoll: reading.1)
+        }
+        #expect(sways.count > 70)
+        #expect(Double(meterStill) >= 0.95 * Double(sways.count))
+        let fresh = 0.0956 * count * count * 6 / (70 / 3)
+        let still = sways.filter(\.stillByNoise)
+        #expect(Double(still.count) <= 0.8 * Double(sways.count), "\(still.count) of \(sways.count)")
+        for s in sways { #expect(s.noise >= 0.25 * fresh && s.noise < fresh, "\(s.noise) for \(fresh)") }
+    }
+
     /// The short window, that is: its 1.4 s blocks smooth a 2 Hz bounce out
     /// of the long one, which `IntentGuard` does not judge while jostled.
     @Test func aWalksBounceIsNotStillEvenSampledSlowly() {
