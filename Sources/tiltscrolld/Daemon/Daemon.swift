@@ -67,7 +67,7 @@ final class Daemon {
     private var logindView = LogindView.unknown
     /// The lid switches' state said last, to say changes once.
     private var lidClosed: Bool?
-    private var monitors = MonitorStreams()
+    private let monitors = MonitorStreams()
     private var notifier: ServiceNotifier
     /// What the daemon was doing at the end of the last round.
     private(set) var snapshot: DaemonSnapshot
@@ -210,7 +210,7 @@ final class Daemon {
         let sensorSlot = opened?.capture.pollDescriptor.map { poller.watch($0) }
         let ownDisplaySlot = posture.pollDescriptor.map { poller.watch($0) }
         let busSlot = bus.map { poller.watch($0.descriptor, events: $0.events) }
-        monitors.watch(into: poller)
+        if !monitors.isEmpty { monitors.watch(into: poller) }
 
         try platform.wait(poller, until: nextDeadline(now: now), now: now)
         let woke = platform.now()

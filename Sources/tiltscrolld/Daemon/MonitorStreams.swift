@@ -11,7 +11,12 @@ import TiltScrollCommon
 /// never blocks the loop: a monitor that does not keep up misses pictures;
 /// one whose reader closed (the write fails, or poll reports an error on
 /// its end) is let go.
-struct MonitorStreams {
+///
+/// A class: the loop asks it something every round (its deadline, whether
+/// any watches), and each question put to a value stored in the daemon's
+/// class copied it first (about 75 instructions a round,
+/// Benchmarks/daemon-bench).
+final class MonitorStreams {
     /// At most this many at once; the next caller is refused.
     static let limit = 4
     static let interval = 0.1
@@ -36,14 +41,14 @@ struct MonitorStreams {
     var deadline: Double? { streams.isEmpty ? nil : nextWrite }
 
     /// Counts what a frame scrolled (for the pictures' totals).
-    mutating func count(_ frame: ScrollFrame) {
+    func count(_ frame: ScrollFrame) {
         hiResTotal &+= Int(frame.verticalHiRes)
         horizontalHiResTotal &+= Int(frame.horizontalHiRes)
     }
 
     /// A caller asked for a stream: a pipe, its read end sent, its first
     /// picture at once.
-    mutating func attach(_ reply: MonitorReply, by who: String, now: Double) {
+    func attach(_ reply: MonitorReply, by who: String, now: Double) {
         guard streams.count < MonitorStreams.limit else {
             reply.refused(
                 BusError(
@@ -73,7 +78,7 @@ struct MonitorStreams {
     }
 
     /// Lets go of the streams whose reader closed (poll found them ready).
-    mutating func dropClosed(_ isReady: (FileDescriptor) -> Bool) {
+    func dropClosed(_ isReady: (FileDescriptor) -> Bool) {
         for index in streams.indices.reversed() where isReady(streams[index].descriptor) {
             drop(at: index)
         }
@@ -81,7 +86,7 @@ struct MonitorStreams {
 
     /// Writes a picture when one is due: by time while `active`, else when
     /// `changed`. `record` is made only then.
-    mutating func writeIfDue(now: Double, active: Bool, changed: Bool, record: () -> MonitorRecord) {
+    func writeIfDue(now: Double, active: Bool, changed: Bool, record: () -> MonitorRecord) {
         guard !streams.isEmpty else { return }
         let due = nextWrite.map { now >= $0 } ?? false
         guard due || changed else { return }
@@ -101,12 +106,12 @@ struct MonitorStreams {
         }
     }
 
-    mutating func closeAll() {
+    func closeAll() {
         for stream in streams { stream.descriptor.close() }
         streams.removeAll()
     }
 
-    private mutating func drop(at index: Int) {
+    private func drop(at index: Int) {
         streams.remove(at: index).descriptor.close()
         Log.debug("Monitor detached; \(streams.count) watching")
     }
