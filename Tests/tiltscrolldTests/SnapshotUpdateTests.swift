@@ -70,28 +70,4 @@ import Testing
         copied.sensor = SensorIdentity(name: "kxcj91008", path: "/sys/devices/i2c-0/0-000f/iio:device0")
         #expect(copied.update(&snapshot) == nil)
     }
-
-    /// The phase's comparison is written out: each phase equals only the
-    /// same phase with the same details.
-    @Test func aPhaseEqualsOnlyItselfWithTheSameDetails() {
-        let failure = CaptureFailure(step: .read, message: "in_accel_x_raw: 'word' is not a number")
-        let phases: [DaemonSnapshot.Phase] = [
-            .off(ActivationInputs(mode: .auto, enabled: true)),
-            .off(ActivationInputs(mode: .auto, enabled: false)),
-            .waitingForSensor(nil),
-            .waitingForSensor(failure),
-            .active(.poll, nil),
-            .active(.poll, .holding),
-            .active(.buffer, .holding),
-            .active(.poll, .resting),
-            .failed(failure),
-            .failed(CaptureFailure(step: .capture, message: "/dev/iio:device0 is busy")),
-        ]
-        for (i, a) in phases.enumerated() {
-            for (j, b) in phases.enumerated() {
-                #expect((a == b) == (i == j), "\(a) against \(b)")
-                #expect((a != b) == (i != j))
-            }
-        }
-    }
 }
