@@ -16,27 +16,6 @@ public struct DaemonSnapshot: Equatable, Sendable {
         case active(CaptureMode, IntentState?)
         /// Start-up failed for good.
         case failed(CaptureFailure)
-
-        /// Written out, the active phase first: compared every round, the
-        /// synthesized comparison copied both phases into a pair to switch
-        /// over (about 47 instructions, Benchmarks/daemon-bench).
-        @inlinable
-        public static func == (a: Phase, b: Phase) -> Bool {
-            switch a {
-            case .active(let mode, let intent):
-                guard case .active(let otherMode, let otherIntent) = b else { return false }
-                return mode == otherMode && intent == otherIntent
-            case .off(let activation):
-                guard case .off(let other) = b else { return false }
-                return activation == other
-            case .waitingForSensor(let failure):
-                guard case .waitingForSensor(let other) = b else { return false }
-                return failure == other
-            case .failed(let failure):
-                guard case .failed(let other) = b else { return false }
-                return failure == other
-            }
-        }
     }
 
     public var phase: Phase
