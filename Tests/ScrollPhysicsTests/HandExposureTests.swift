@@ -45,10 +45,7 @@ struct ShortWindowShadow {
             // continued across +-180 degrees, a sum).
             let mine = hand.quietQuarter ?? -1
             let its = engine.intent.shortHand.quietQuarter ?? -1
-            if abs(mine - its) > 1e-9 * abs(its) {
-                if mismatches == 0 { print("MISMATCH first at \(time) \(before) \(mine) \(its)") }
-                mismatches += 1
-            }
+            if abs(mine - its) > 1e-9 * abs(its) { mismatches += 1 }
         }
         lastSampleTime = time
         let length = reading.length
@@ -95,17 +92,23 @@ extension FeelScenario {
 
 /// How often a hand holding the device leaves a short window (1.4 s) as
 /// still as a table, by how far its quiet sway stands above that window's
-/// noise (the gate `IntentGuard` holds a window's stillness to): every
-/// window of long holds counts, turned before or not.
+/// noise (the gate `IntentGuard.handGone` holds a still window to), counting
+/// every window of long holds, turned before or not: without a turn any
+/// moment of a hold is exposed. Measured over 60 seeds (`Benchmarks/README.md`,
+/// "The let-go without a turn"): no window still beyond 50.8 times, so a
+/// short window without a turn would need a gate well above that, and a
+/// typical hand let go where it is held stands only 16 to 82 times above a
+/// 3 mg part's noise there. This keeps the margin in view on fewer seeds.
 @Suite struct HandExposure {
-    static let hands: [(name: String, sway: Double, tremor: Double)] = [
-        ("very steady", 0.15, 0.05), ("steady", 0.3, 0.05), ("typical", 0.6, 0.1), ("shaky", 1.2, 0.2),
+    static let hands: [(name: String, hand: Hand)] = [
+        ("very steady", Hand(swayDegrees: 0.15, tremorDegrees: 0.05, seed: 1)), ("steady", .steady),
+        ("typical", .typical), ("shaky", Hand(swayDegrees: 1.2, tremorDegrees: 0.2, seed: 1)),
+        ("testbed", .testbed(seed: 1)),
     ]
-    static let edges: [Double] = [0, 8, 16, 32, 48, 64, 96, 128, 192, 256]
 
-    /// Held 90 s tilted 12 degrees (scrolling) or at the reading angle
-    /// (following, sampled more slowly).
-    static func hold(_ hand: (name: String, sway: Double, tremor: Double), tilted: Bool) -> FeelScenario {
+    /// Held 90 s tilted 12 degrees (scrolling, at the full rate) or at the
+    /// reading angle (following, sampled more slowly).
+    static func hold(_ hand: Hand, tilted: Bool) -> FeelScenario {
         let frames =
             tilted
             ? [
@@ -113,75 +116,45 @@ extension FeelScenario {
                 MotionScript.Keyframe(3.5, pitch: 42), MotionScript.Keyframe(93.5, pitch: 42),
             ]
             : [MotionScript.Keyframe(0, pitch: 30), MotionScript.Keyframe(93.5, pitch: 30)]
-        return FeelScenario(
-            "hold", "held", script: MotionScript(frames, hand: Hand(swayDegrees: hand.sway, tremorDegrees: hand.tremor, seed: 1)),
-            readingPitch: 30)
+        return FeelScenario("hold", "held 90 s", script: MotionScript(frames, hand: hand), readingPitch: 30)
     }
 
-    @Test(arguments: [SensorModel.fine, .kxcjk, .hidHub])
-    func letGo(part: SensorModel) {
-        for seed in 1...10 as ClosedRange<UInt64> {
-            let scenario = FeelScenario.letGoOnStand
-            let down = scenario.touchdowns[0]
-            let (shadow, run) = scenario.shortWindows(sensor: part, seed: seed)
-            let rest = run.transitions.first { $0.to == .resting }.map { $0.time - down } ?? -1
-            let after = shadow.windows.filter { $0.time > down - 0.4 && $0.time < down + 3.5 }
-            let text = after.map { "\(Int(($0.time - down) * 100)):\(Int($0.gate))\($0.still ? "S" : "")" }
-            print("LETGO \(part) seed \(seed) rest \(rest): " + text.joined(separator: " "))
-        }
-    }
-
+    /// Every hand, tilted and at the reading angle, 6 seeds: no short window
+    /// a hand leaves still has its quiet sway 64 times above the window's
+    /// noise (the most seen, over 60 seeds, is 50.8: a shaky hand at the
+    /// reading angle, just after a turn), while on the quieter parts many
+    /// windows are judged against a hand that clears 64. The shadow follows
+    /// the engine's own hand exactly wherever the engine never rested (a
+    /// rest starts the windows afresh; the shadow carries on).
     @Test(arguments: SensorModel.parts + [.hidHub10Hz])
-    func falseRests(part: SensorModel) {
+    func aHoldingHandIsNeverStillWhereItsQuietSwayStandsSixtyFourTimesAboveTheNoise(part: SensorModel) {
+        var judged = 0
+        var clearing = 0
+        var largestStill = 0.0
         for hand in Self.hands {
             for tilted in [true, false] {
-                var pauses: [Double] = []
-                var unended = 0
-                for seed in 1...60 as ClosedRange<UInt64> {
-                    var settings = ScrollSettings()
-                    settings.sampleRate = part.rate
-                    let run = Self.hold(hand, tilted: tilted).runFollowingDemand(settings: settings, sensor: part, seed: seed)
-                    for (i, t) in run.transitions.enumerated() where t.to == .resting {
-                        if i + 1 < run.transitions.count { pauses.append(run.transitions[i + 1].time - t.time) } else { unended += 1 }
+                for seed in 1...6 as ClosedRange<UInt64> {
+                    let (shadow, run) = Self.hold(hand.hand, tilted: tilted).shortWindows(sensor: part, seed: seed)
+                    let label = "\(part) \(hand.name) \(tilted ? "tilted" : "reading") seed \(seed)"
+                    if !run.transitions.contains(where: { $0.to == .resting }) {
+                        #expect(shadow.mismatches == 0, "\(label): the shadow's hand left the engine's")
                     }
-                }
-                print("RESTS \(part) \(hand.name) \(tilted ? "tilted" : "reading"): \(pauses.count + unended) rests, pauses \(pauses.sorted().map { Int($0 * 100) }), unended \(unended)")
-            }
-        }
-    }
-
-    @Test(arguments: SensorModel.parts + [.hidHub10Hz])
-    func measure(part: SensorModel) {
-        var examined = Array(repeating: 0, count: Self.edges.count)
-        var still = Array(repeating: 0, count: Self.edges.count)
-        var mismatches = 0
-        var lines: [String] = []
-        for hand in Self.hands {
-            for tilted in [true, false] {
-                var e = 0
-                var s128 = 0
-                var top = 0.0
-                for seed in 1...60 as ClosedRange<UInt64> {
-                    let (shadow, run) = Self.hold(hand, tilted: tilted).shortWindows(sensor: part, seed: seed)
-                    mismatches += shadow.mismatches
-                    _ = run
                     for w in shadow.windows {
-                        let bin = Self.edges.lastIndex { w.gate >= $0 } ?? 0
-                        examined[bin] += 1
-                        e += 1
-                        if w.still {
-                            still[bin] += 1
-                            top = max(top, w.gate)
-                            if w.gate >= 32 { s128 += 1; print("STILL \(part) \(hand.name) \(tilted) seed \(seed) t \(w.time) gate \(w.gate) turn \(w.afterTurn)") }
+                        if w.gate >= 64 { judged += 1 }
+                        guard w.still else { continue }
+                        largestStill = max(largestStill, w.gate)
+                        if w.gate >= 64 {
+                            clearing += 1
+                            Issue.record("\(label): still at \(w.time) s, the hand \(w.gate) times the noise")
                         }
                     }
                 }
-                lines.append("  \(hand.name) \(tilted ? "tilted" : "reading"): \(e) windows, still>=32 \(s128), largest still gate \(top)")
             }
         }
-        print("EXPOSURE \(part): mismatches \(mismatches)\n" + lines.joined(separator: "\n"))
-        for (i, edge) in Self.edges.enumerated() {
-            print("EXPOSURE \(part) gate >= \(edge): \(examined[i]) windows, \(still[i]) still")
-        }
+        #expect(clearing == 0)
+        #expect(largestStill < 64, "\(largestStill)")
+        // Not vacuous where it matters: the 2 mg, 3 mg and 50 Hz hub parts
+        // hold thousands of windows against a hand that clears 64.
+        if part == .fine || part == .kxcjk || part == .hidHub { #expect(judged > 1000, "\(judged) judged") }
     }
 }
