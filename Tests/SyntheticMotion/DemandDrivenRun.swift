@@ -43,8 +43,12 @@ public struct DemandDrivenRun: Sendable {
 
 extension FeelScenario {
     /// The scenario through `sensor` with the daemon following the demand.
+    /// `watch`, if given, sees every sample fed: the engine after it, the
+    /// reading (m/s^2), its time and the intent state before it (for a
+    /// measurement that follows the engine's own sampling).
     public func runFollowingDemand(
-        settings: ScrollSettings = ScrollSettings(), sensor: SensorModel = .kxcjk, seed: UInt64 = 1
+        settings: ScrollSettings = ScrollSettings(), sensor: SensorModel = .kxcjk, seed: UInt64 = 1,
+        watch: ((_ engine: ScrollEngine, _ reading: Vector3, _ time: Double, _ before: IntentState) -> Void)? = nil
     ) -> DemandDrivenRun {
         var s = settings
         s.sampleRate = sensor.rate
@@ -75,7 +79,10 @@ extension FeelScenario {
                 engine.touch(touches.removeFirst().1, at: now)
             }
             if let t = sampleTime, t == now {
-                engine.feed(source.acceleration(at: now), at: now)
+                let reading = source.acceleration(at: now)
+                let before = engine.readout.intent
+                engine.feed(reading, at: now)
+                watch?(engine, reading, now, before)
                 run.costs[i].samples += 1
                 let period = 1 / engine.sampleDemand.rate
                 let j = sensor.jitter > 0 ? jitter.uniform(-sensor.jitter...sensor.jitter) : 0

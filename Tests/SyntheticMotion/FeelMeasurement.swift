@@ -93,10 +93,10 @@ public struct FeelMeasurement: Equatable, Sendable {
 
 extension FeelScenario {
     /// The scenario with the hand's sway and tremor drawn from `seed` (the
-    /// same amplitudes, other frequencies and phases).
+    /// same amplitudes, other frequencies and phases: `Hand.reseeded`).
     public func script(seed: UInt64) -> MotionScript {
         var s = script
-        s.hand = Hand(swayDegrees: s.hand.swayDegrees, tremorDegrees: s.hand.tremorDegrees, seed: seed &* 7919)
+        s.hand = s.hand.reseeded(seed &* 7919)
         return s
     }
 

@@ -31,6 +31,9 @@ public struct Hand: Equatable, Sendable {
     private var pitchSway: [Oscillation] = []
     private var rollSway: [Oscillation] = []
     private var tremor: [Oscillation] = []
+    /// Whether this is the real-kernel testbed's hand (`testbed(seed:)`),
+    /// whose frequencies are fixed: a new seed draws only its phases.
+    public private(set) var isTestbed = false
 
     /// A hand with "a degree or so" of sway (0.6 degrees rms) and 0.1 degrees of tremor.
     public static let typical = Hand(swayDegrees: 0.6, tremorDegrees: 0.1, seed: 1)
@@ -52,6 +55,33 @@ public struct Hand: Equatable, Sendable {
         for weight in [0.6, 0.4] {
             tremor.append(Oscillation(random.uniform(8...12), tremorDegrees * weight, random.uniform(0...6.283)))
         }
+    }
+
+    /// The hand of the real-kernel testbed (`Tests/realkernel/helpers/hand.h`),
+    /// slower than these: pitch 0.55 degrees at 0.11 Hz, 0.30 at 0.29 and
+    /// 0.15 at 0.67 (0.46 rms); roll 0.40 at 0.07, 0.25 at 0.23, 0.10 at
+    /// 0.53; phases from `seed`. Its tremor (about 0.125 degrees at 8-12
+    /// Hz, wandering in amplitude and frequency there) is two fixed sines
+    /// of that size here. A slow sway is the hardest for the stillness
+    /// windows: over 1.4 s it moves least.
+    public static func testbed(seed: UInt64) -> Hand {
+        var hand = Hand(swayDegrees: 0.46, tremorDegrees: 0.125, seed: seed)
+        var random = SeededRandom(seed: seed &+ 0x7E57_BED)
+        hand.pitchSway = [(0.55, 0.11), (0.30, 0.29), (0.15, 0.67)].map {
+            Oscillation($0.1, $0.0, random.uniform(0...6.283))
+        }
+        hand.rollSway = [(0.40, 0.07), (0.25, 0.23), (0.10, 0.53)].map {
+            Oscillation($0.1, $0.0, random.uniform(0...6.283))
+        }
+        hand.tremor = [(0.075, 9.3), (0.05, 10.7)].map { Oscillation($0.1, $0.0, random.uniform(0...6.283)) }
+        hand.isTestbed = true
+        return hand
+    }
+
+    /// The same kind of hand (amplitudes, and for the testbed's its
+    /// frequencies) with the rest drawn from `seed`.
+    public func reseeded(_ seed: UInt64) -> Hand {
+        isTestbed ? .testbed(seed: seed) : Hand(swayDegrees: swayDegrees, tremorDegrees: tremorDegrees, seed: seed)
     }
 
     /// How far the hand is off the pose it means to hold at `time`.
