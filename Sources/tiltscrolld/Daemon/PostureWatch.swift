@@ -243,7 +243,8 @@ final class PostureWatch {
     /// Reads the display's own capture when it is due (or its descriptor
     /// was readable), and pairs its latest sample.
     func readOwnDisplay(now: Double, descriptorReady: Bool) {
-        guard let capture = ownDisplay, let sensors else { return }
+        // Asked every round: the tag first, the capture taken only when there is one.
+        guard ownDisplay != nil, let capture = ownDisplay, let sensors else { return }
         if capture.pollDescriptor != nil {
             guard descriptorReady else { return }
         } else {
@@ -266,7 +267,8 @@ final class PostureWatch {
 
     /// The session's latest display sample, if it brought a new one.
     func takeSession(_ session: SensorSession, now: Double) {
-        guard let time = session.lastSampleTime else { return }
+        // Asked every round: nothing is read from the session while no base is watched.
+        guard base != nil, let time = session.lastSampleTime else { return }
         takeDisplay(session.lastCorrected, at: time, rate: session.capture.currentRate, now: now)
     }
 
