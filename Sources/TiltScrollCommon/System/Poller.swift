@@ -6,7 +6,7 @@ import Glibc
 /// a round watches more than ever before, so waiting costs no allocation
 /// in the steady state. A round's descriptors are its first `count`
 /// entries: starting a round sets a number. (An array emptied with
-/// `removeAll(keepingCapacity:)` and appended to cost about 200
+/// `removeAll(keepingCapacity:)` and appended to cost about 170
 /// instructions a round in uniqueness and capacity checks,
 /// Benchmarks/daemon-bench.) A class: the buffer is owned once, and the
 /// loop and what it lends the poller to (`MonitorStreams`) fill the same.
