@@ -245,12 +245,8 @@ struct IntentGuard: Equatable, Sendable {
     private var halfHorizontalDeadZone = 4.0
     private var wakeSideways = 4.0
 
-    // The block being filled: when it began and is due to close, and the
-    // magnitudes of its samples (`JostleMeter.deviation`).
-    private var blockStart = -Double.infinity
-    private var blockEnd = -Double.infinity
-    private var magnitudes = Moments()
-    private var lastSampleTime = -Double.infinity
+    /// The block being filled.
+    private var blocks = BlockClock()
     /// How many block closes in a row found the tilt within half the dead zone.
     private var steadyCloses = 0
     /// While following: the previous sample's pitch (as read, continuous) and time.
@@ -351,11 +347,10 @@ struct IntentGuard: Equatable, Sendable {
         rawPitch: Double, sinRoll: Double, magnitudeG: Double, pitch: Double, tilt forward: Double,
         sidewaysTilt: Double, at time: Double
     ) {
-        if time >= blockEnd { closeBlock(at: time, tilt: forward, sideways: sidewaysTilt) }
-        lastSampleTime = time
+        if blocks.closes(at: time) { closeBlock(at: time, tilt: forward, sideways: sidewaysTilt) }
         let radians = rawPitch / MathFunctions.degreesPerRadian
         stillness.add(pitch: radians, sinRoll: sinRoll)
-        magnitudes.add(JostleMeter.deviation(magnitudeG))
+        blocks.add(deviation: JostleMeter.deviation(magnitudeG), at: time)
         let off = abs(magnitudeG - jostle.slowMagnitudeG) > Self.transportG
         if off, offMagnitude {
             lastTransport = time
@@ -452,15 +447,7 @@ struct IntentGuard: Equatable, Sendable {
     /// Closes the block at `time`; `forward` and `sideways` are the tilts
     /// from neutral of the sample that closes it, degrees.
     private mutating func closeBlock(at time: Double, tilt forward: Double, sideways: Double) {
-        let start = blockStart
-        let magnitude = magnitudes
-        // The next block ends half a sample interval short of its length, so
-        // that it holds `blockSeconds` of samples on average at any rate.
-        let interval = lastSampleTime.isFinite ? min(time - lastSampleTime, StillnessMeter.blockSeconds) : 0
-        blockStart = time
-        blockEnd = time + StillnessMeter.blockSeconds - interval / 2
-        magnitudes = Moments()
-        guard start.isFinite, time > start else { return }  // the first block opens
+        guard let (start, magnitude) = blocks.close(at: time) else { return }  // the first block opens
         let seconds = time - start
         // The short and medium windows matter whenever the device is not
         // resting (a put-down, the hand's sway), the long one only while
@@ -584,10 +571,7 @@ struct IntentGuard: Equatable, Sendable {
     mutating func forgetRun() {
         stillness.forgetWindows()
         previousPitch = nil
-        blockStart = -Double.infinity
-        blockEnd = -Double.infinity
-        lastSampleTime = -Double.infinity
-        magnitudes = Moments()
+        blocks = BlockClock()
         steadyCloses = 0
         offMagnitude = false
     }

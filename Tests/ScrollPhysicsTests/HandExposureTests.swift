@@ -22,10 +22,7 @@ struct ShortWindowShadow {
 
     private var meter = StillnessMeter()
     private var hand = HandSway()
-    private var blockStart = -Double.infinity
-    private var blockEnd = -Double.infinity
-    private var lastSampleTime = -Double.infinity
-    private var magnitudes = Moments()
+    private var blocks = BlockClock()
     private var lastTurn = -Double.infinity
     private(set) var windows: [Window] = []
     /// Blocks where the shadow's hand and the engine's differed.
@@ -39,7 +36,7 @@ struct ShortWindowShadow {
     /// One reading the engine accepted, with the engine after it and the
     /// intent state before it.
     mutating func add(_ reading: Vector3, at time: Double, before: IntentState, engine: ScrollEngine) {
-        if time >= blockEnd {
+        if blocks.closes(at: time) {
             close(at: time, learning: before == .holding || before == .following)
             // The same but for the last bits of the pitch (the engine's is
             // continued across +-180 degrees, a sum).
@@ -47,21 +44,14 @@ struct ShortWindowShadow {
             let its = engine.intent.shortHand.quietQuarter ?? -1
             if abs(mine - its) > 1e-9 * abs(its) { mismatches += 1 }
         }
-        lastSampleTime = time
         let length = reading.length
         let pose = RawPose(gravity: reading, length: length, in: .normal)
         meter.add(pitch: pose.pitch / MathFunctions.degreesPerRadian, sinRoll: pose.sinRoll)
-        magnitudes.add(JostleMeter.deviation(length / standardGravity))
+        blocks.add(deviation: JostleMeter.deviation(length / standardGravity), at: time)
     }
 
     private mutating func close(at time: Double, learning: Bool) {
-        let start = blockStart
-        let magnitude = magnitudes
-        let interval = lastSampleTime.isFinite ? min(time - lastSampleTime, StillnessMeter.blockSeconds) : 0
-        blockStart = time
-        blockEnd = time + StillnessMeter.blockSeconds - interval / 2
-        magnitudes = Moments()
-        guard start.isFinite, time > start else { return }
+        guard let (start, magnitude) = blocks.close(at: time) else { return }
         let verdict = meter.closeBlock(
             started: start, at: time, magnitude: magnitude, judgeShort: true, judgeLong: true)
         if let sway = verdict.shortSway, let quiet = hand.quietQuarter, learning {
