@@ -892,10 +892,7 @@ final class Daemon {
     }
 
     /// Brings `snapshot` up to what the daemon is doing now; what it was
-    /// when anything changed (`DaemonSnapshot.update`). Inlined into
-    /// `publish`, which then sees that nothing changed without an optional
-    /// snapshot to destroy.
-    @inline(__always)
+    /// when anything changed (`DaemonSnapshot.update`).
     private func update(_ snapshot: inout DaemonSnapshot) -> DaemonSnapshot? {
         let phase: DaemonSnapshot.Phase
         let orientation: ScreenOrientation?

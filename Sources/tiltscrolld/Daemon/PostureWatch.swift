@@ -243,8 +243,7 @@ final class PostureWatch {
     /// Reads the display's own capture when it is due (or its descriptor
     /// was readable), and pairs its latest sample.
     func readOwnDisplay(now: Double, descriptorReady: Bool) {
-        // Asked every round: the tag first, the capture taken only when there is one.
-        guard ownDisplay != nil, let capture = ownDisplay, let sensors else { return }
+        guard let capture = ownDisplay, let sensors else { return }
         if capture.pollDescriptor != nil {
             guard descriptorReady else { return }
         } else {
