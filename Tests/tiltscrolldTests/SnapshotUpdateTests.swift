@@ -25,6 +25,13 @@ import Testing
                 tabletModeSource: tabletModeSource, baseSensor: baseSensor, orientation: orientation,
                 configurationProblem: configurationProblem)
         }
+
+        func plainlyMatches(_ snapshot: DaemonSnapshot) -> Bool {
+            snapshot.plainlyMatches(
+                phase: phase, sensor: sensor.map(ObjectIdentifier.init), controls: controls, tabletMode: tabletMode,
+                tabletModeSource: tabletModeSource, baseSensor: baseSensor.map(ObjectIdentifier.init),
+                orientation: orientation, hasConfigurationProblem: configurationProblem != nil)
+        }
     }
 
     static let changes: [(String, @Sendable (inout Parts) -> Void)] = [
@@ -69,5 +76,36 @@ import Testing
         var copied = parts
         copied.sensor = SensorIdentity(name: "kxcj91008", path: "/sys/devices/i2c-0/0-000f/iio:device0")
         #expect(copied.update(&snapshot) == nil)
+    }
+
+    /// The loop's quick look before `update`: never yes when a part
+    /// changed, yes when the very same parts are given again.
+    @Test func theQuickLookNeverMissesAChange() {
+        for (name, change) in Self.changes {
+            let parts = Parts()
+            var snapshot = DaemonSnapshot.sample
+            _ = parts.update(&snapshot)
+            #expect(parts.plainlyMatches(snapshot), "the same parts, before \(name) changes")
+            var changed = parts
+            change(&changed)
+            #expect(!changed.plainlyMatches(snapshot), "a change of \(name) is not plainly the snapshot")
+        }
+    }
+
+    /// What the quick look cannot tell (an equal sensor that is another
+    /// object, a configuration problem's text) it leaves to `update`.
+    @Test func theQuickLookLeavesWhatItCannotTellToUpdate() {
+        let parts = Parts()
+        var snapshot = DaemonSnapshot.sample
+        _ = parts.update(&snapshot)
+        var copied = parts
+        copied.sensor = SensorIdentity(name: "kxcj91008", path: "/sys/devices/i2c-0/0-000f/iio:device0")
+        #expect(!copied.plainlyMatches(snapshot))
+        #expect(copied.update(&snapshot) == nil)
+        var troubled = parts
+        troubled.configurationProblem = "line 3: unknown key"
+        _ = troubled.update(&snapshot)
+        #expect(!troubled.plainlyMatches(snapshot))
+        #expect(troubled.update(&snapshot) == nil)
     }
 }

@@ -16,6 +16,17 @@ public struct DaemonSnapshot: Equatable, Sendable {
         case active(CaptureMode, IntentState?)
         /// Start-up failed for good.
         case failed(CaptureFailure)
+
+        /// `==`, with the round's usual question (active then and now)
+        /// answered in place: the synthesized comparison is a call that
+        /// copies and destroys both phases' payloads.
+        @inlinable
+        public func isSame(as other: Phase) -> Bool {
+            if case .active(let mode, let intent) = self, case .active(let otherMode, let otherIntent) = other {
+                return mode == otherMode && intent == otherIntent
+            }
+            return self == other
+        }
     }
 
     public var phase: Phase
@@ -40,22 +51,42 @@ public struct DaemonSnapshot: Equatable, Sendable {
         return false
     }
 
+    /// Whether the snapshot is plainly what the daemon is doing now, given
+    /// part by part: the loop's question every round, asked before
+    /// `update`, and nearly always the answer is yes. A quick look that
+    /// calls nothing and retains nothing: the sensors are given by
+    /// identity, and a configuration problem only as whether there is one
+    /// (there is then no plain answer). Given as references, the parts were
+    /// retained for the look: the daemon's question cost about 290
+    /// instructions a round then, 190 now; a snapshot built, compared and
+    /// dropped every round cost about 950 (Benchmarks/README.md, "The
+    /// daemon in parts"). False means the parts may differ:
+    /// `update` then compares them for equality. Inlinable: the look runs
+    /// in the daemon's own code.
+    @inlinable
+    public func plainlyMatches(
+        phase: Phase, sensor: ObjectIdentifier?, controls: UserControls, tabletMode: Bool?,
+        tabletModeSource: TabletModeSource, baseSensor: ObjectIdentifier?, orientation: ScreenOrientation?,
+        hasConfigurationProblem: Bool
+    ) -> Bool {
+        !hasConfigurationProblem && self.configurationProblem == nil && phase.isSame(as: self.phase)
+            && sensor == self.sensor.map(ObjectIdentifier.init) && controls == self.controls
+            && tabletMode == self.tabletMode && tabletModeSource == self.tabletModeSource
+            && baseSensor == self.baseSensor.map(ObjectIdentifier.init) && orientation == self.orientation
+    }
+
     /// Brings the snapshot up to what the daemon is doing now, given part
     /// by part: returns the snapshot as it was when any part differs, nil
-    /// when none does. The loop's question every round, and nearly always
-    /// nothing changed: the parts are compared where they stand and nothing
-    /// is built then (a snapshot built, compared and dropped every round
-    /// cost about 950 instructions, Benchmarks/daemon-bench). Every stored
-    /// part is a parameter; `updatingEachPartIsNews` checks each is compared.
-    /// Inlinable: the comparison then runs in the daemon's own code.
+    /// when none does. Every stored part is a parameter;
+    /// `updatingEachPartIsNews` checks each is compared.
     @inlinable
     public mutating func update(
         phase: Phase, sensor: SensorIdentity?, controls: UserControls, tabletMode: Bool?,
         tabletModeSource: TabletModeSource, baseSensor: SensorIdentity?, orientation: ScreenOrientation?,
         configurationProblem: String?
     ) -> DaemonSnapshot? {
-        if phase == self.phase, sensor == self.sensor, controls == self.controls, tabletMode == self.tabletMode,
-            tabletModeSource == self.tabletModeSource, baseSensor == self.baseSensor,
+        if phase.isSame(as: self.phase), sensor == self.sensor, controls == self.controls,
+            tabletMode == self.tabletMode, tabletModeSource == self.tabletModeSource, baseSensor == self.baseSensor,
             orientation == self.orientation, configurationProblem == self.configurationProblem
         {
             return nil
@@ -135,6 +166,9 @@ public final class SensorIdentity: Equatable, Sendable {
         self.path = path
     }
 
+    /// Inlinable: the identity check, nearly always the answer, then costs
+    /// no call.
+    @inlinable
     public static func == (a: SensorIdentity, b: SensorIdentity) -> Bool {
         a === b || (a.name == b.name && a.path == b.path)
     }

@@ -892,7 +892,9 @@ final class Daemon {
     }
 
     /// Brings `snapshot` up to what the daemon is doing now; what it was
-    /// when anything changed (`DaemonSnapshot.update`).
+    /// when anything changed (`DaemonSnapshot.update`). Asked first whether
+    /// it `plainlyMatches`, as nearly always: the parts held by reference
+    /// are then not retained.
     private func update(_ snapshot: inout DaemonSnapshot) -> DaemonSnapshot? {
         let phase: DaemonSnapshot.Phase
         let orientation: ScreenOrientation?
@@ -903,10 +905,18 @@ final class Daemon {
             (phase, orientation) = (phaseWithoutSession, nil)
         }
         let source = lifecycle.activation.tabletModeSource
+        let tabletMode = lifecycle.activation.tabletMode
+        let base = source == .hinge ? posture.sensors?.base.identity : nil
+        if snapshot.plainlyMatches(
+            phase: phase, sensor: lifecycle.sensorIdentity.map(ObjectIdentifier.init), controls: persistence.controls,
+            tabletMode: tabletMode, tabletModeSource: source, baseSensor: base.map(ObjectIdentifier.init),
+            orientation: orientation, hasConfigurationProblem: configurationProblem != nil)
+        {
+            return nil
+        }
         return snapshot.update(
-            phase: phase, sensor: lifecycle.sensorIdentity, controls: persistence.controls,
-            tabletMode: lifecycle.activation.tabletMode, tabletModeSource: source,
-            baseSensor: source == .hinge ? posture.sensors?.base.identity : nil, orientation: orientation,
+            phase: phase, sensor: lifecycle.sensorIdentity, controls: persistence.controls, tabletMode: tabletMode,
+            tabletModeSource: source, baseSensor: base, orientation: orientation,
             configurationProblem: configurationProblem)
     }
 
