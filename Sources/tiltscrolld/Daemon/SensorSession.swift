@@ -10,6 +10,11 @@ final class SensorSession {
     /// The capture's mode, for the round's snapshot without a call through
     /// the capture's protocol.
     let mode: CaptureMode
+    /// The capture's descriptor for poll(2) (buffered), nil for one read on
+    /// a timer: fixed while the session is open (the capture is released
+    /// only when the session is let go of), kept here for the round's poll
+    /// without a call through the capture's protocol.
+    let pollDescriptor: FileDescriptor?
     /// The sensor's mount matrix, applied to every sample; udev may change it.
     var mountMatrix: MountMatrix
     /// The latest sample before and after the mount matrix, for the monitor
@@ -25,6 +30,7 @@ final class SensorSession {
         self.capture = capture
         self.output = output
         mode = capture.mode
+        pollDescriptor = capture.pollDescriptor
         self.mountMatrix = mountMatrix
     }
 
@@ -43,6 +49,11 @@ final class SensorSession {
             delivered = true
         }
         return (status, delivered)
+    }
+
+    /// The capture follows the demand (`SampleSource.follow`).
+    func follow(_ demand: SampleDemand, now: Double) {
+        capture.follow(demand, now: now)
     }
 
     /// Writes a frame; a failure is said when a streak of them starts and
