@@ -5,14 +5,20 @@
 /// `,`, e.g. `0, -1, 0; -1, 0, 0; 0, 0, 1`. The corrected vector is M * v: row i
 /// dotted with the sensor reading gives display axis i.
 public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
+    /// The three rows, stored in place: applied to every sample, the matrix
+    /// is read without an array's reference count or bounds checks.
+    public var row0: Vector3
+    public var row1: Vector3
+    public var row2: Vector3
+
     /// Row-major entries.
-    public var rows: [Vector3]
+    public var rows: [Vector3] { [row0, row1, row2] }
 
     public static let identity = MountMatrix(rows: [Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)])
 
     public init(rows: [Vector3]) {
         precondition(rows.count == 3, "a mount matrix has three rows")
-        self.rows = rows
+        (row0, row1, row2) = (rows[0], rows[1], rows[2])
     }
 
     /// Parses the hwdb / sysfs text form.
@@ -49,7 +55,7 @@ public struct MountMatrix: Equatable, Sendable, CustomStringConvertible {
 
     /// M * v.
     public func apply(_ v: Vector3) -> Vector3 {
-        Vector3(rows[0].dot(v), rows[1].dot(v), rows[2].dot(v))
+        Vector3(row0.dot(v), row1.dot(v), row2.dot(v))
     }
 
     public var isIdentity: Bool { self == .identity }
