@@ -237,8 +237,10 @@ final class Daemon {
         if let busSlot { serveBus(ready: poller.isReady(busSlot), now: woke) }
         if !monitors.isEmpty { monitors.dropClosed { poller.isReady($0) } }
         applyRequests(now: woke)
-        // The session may have changed with the requests: the one open now.
-        if let session = lifecycle.session, lifecycle.readsAllowed(at: woke) {
+        // The session may have changed with the requests: the one open now,
+        // taken once for the round's samples and frame.
+        let session = lifecycle.session
+        if let session, lifecycle.readsAllowed(at: woke) {
             // A session opened this round was not watched: its descriptor is read from the next.
             let ready = ObjectIdentifier(session) == opened && sensorSlot.map { poller.isReadable($0) } ?? false
             captureSamples(session, now: woke, descriptorReady: ready)
@@ -246,7 +248,11 @@ final class Daemon {
             session.follow(sampleDemand, now: woke)
         }
         posture.readOwnDisplay(now: woke, descriptorReady: ownDisplaySlot.map { poller.isReadable($0) } ?? false)
-        emitDueFrame(now: woke)
+        // A read that failed let go of the session: the frame then goes nowhere.
+        if let frame = takeDueFrame(now: woke), let session, session === lifecycle.session {
+            session.emit(frame, at: woke) { engine.readout }
+            if !monitors.isEmpty { monitors.count(frame) }
+        }
         notifier.pingWatchdogIfDue(now: woke)
         followPosture(now: woke)
         reconcile(now: woke)
@@ -307,13 +313,12 @@ final class Daemon {
 
     /// On every wake-up: a frame when one is due, so that samples that come
     /// about as often as frames carry them (`ScrollEngine.isFrameDue(at:)`),
-    /// and the timer (`frameDeadline`) fires only when they do not.
-    private func emitDueFrame(now: Double) {
-        guard engine.isFrameDue(at: now), let frame = engine.frame(at: now), let session = lifecycle.session else {
-            return
-        }
-        session.emit(frame, at: now) { engine.readout }
-        if !monitors.isEmpty { monitors.count(frame) }
+    /// and the timer (`frameDeadline`) fires only when they do not. Taken
+    /// from the engine with no session to emit it to as well, so that the
+    /// engine's clock moves on.
+    private func takeDueFrame(now: Double) -> ScrollFrame? {
+        guard engine.isFrameDue(at: now) else { return nil }
+        return engine.frame(at: now)
     }
 
     /// The open capture failed: a broken sensor is retried, keeping its

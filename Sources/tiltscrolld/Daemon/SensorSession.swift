@@ -57,19 +57,25 @@ final class SensorSession {
     }
 
     /// Writes a frame; a failure is said when a streak of them starts and
-    /// when frames flow again, never per frame.
+    /// when frames flow again, never per frame. The saying is kept out of
+    /// the way, so that a frame costs the output's call and a test.
     func emit(_ frame: ScrollFrame, at time: Double, readout: () -> ScrollReadout) {
         do {
             try output.emit(frame, at: time, readout: readout)
-            if emitFailing {
-                emitFailing = false
-                Log.info("Scroll events flow again")
-            }
+            if emitFailing { sayEmitting(failure: nil) }
         } catch {
-            if !emitFailing {
-                emitFailing = true
-                Log.warning("Cannot emit scroll events: \(error)")
-            }
+            if !emitFailing { sayEmitting(failure: error) }
+        }
+    }
+
+    /// A streak of failures begins (`failure`) or ends (nil).
+    @inline(never)
+    private func sayEmitting(failure: OutputError?) {
+        emitFailing = failure != nil
+        if let failure {
+            Log.warning("Cannot emit scroll events: \(failure)")
+        } else {
+            Log.info("Scroll events flow again")
         }
     }
 
