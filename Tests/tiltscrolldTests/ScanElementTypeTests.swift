@@ -130,4 +130,25 @@ import Testing
         #expect(try decode("le:s16/16>>0", [0x00, 0x00, 0x9C, 0xFF], at: 2) == -100)
         #expect(try decode("le:u24/24>>0", [0x00, 0x01, 0x02, 0x03], at: 1) == 0x030201)
     }
+
+    /// The one-load words (1, 2, 4, 8 bytes) equal the byte-by-byte
+    /// definition in both endiannesses, at every offset (unaligned too), for
+    /// bytes that vary in every position.
+    @Test(arguments: [8, 16, 24, 32, 40, 48, 56, 64])
+    func everyStorageSizeReadsAsItsBytesSay(storageBits: Int) {
+        // Each byte differs from its neighbours, and high bits are set in many.
+        let bytes = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ 13) }
+        for endianness in [ScanElementType.Endianness.little, .big] {
+            let type = ScanElementType(
+                endianness: endianness, isSigned: true, realBits: storageBits, storageBits: storageBits,
+                repeatCount: 1, shift: 0)
+            bytes.withUnsafeBytes { scan in
+                for start in 0...(scan.count - type.storageBytes) {
+                    #expect(
+                        type.storedWord(in: scan, at: start) == type.storedWordByteByByte(in: scan, at: start),
+                        "\(storageBits) bits, \(endianness), at \(start)")
+                }
+            }
+        }
+    }
 }
