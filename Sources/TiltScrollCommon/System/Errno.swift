@@ -88,8 +88,9 @@ public struct SystemError: Error, Equatable, CustomStringConvertible {
 }
 
 /// Calls `body` until it does not fail with `EINTR`; returns its result, or
-/// throws the error of a call that failed otherwise.
-@inline(__always)
+/// throws the error of a call that failed otherwise. Inlinable, so that
+/// the inlinable calls of `FileDescriptor` are whole in the daemon's code.
+@inlinable @inline(__always)
 public func retryingOnInterrupt<T: BinaryInteger>(
     _ operation: @autoclosure () -> String, _ body: () -> T
 ) throws(SystemError) -> T {

@@ -49,11 +49,18 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
     }
 
     /// `pread(2)` into `buffer`; returns the number of bytes read.
+    /// This, `readStream` and `writeAll` are the loop's own calls (three
+    /// preads a polled sample, a read a buffered batch, a write a frame):
+    /// inlinable, each is the system call in the daemon's code, not a call
+    /// into this module around it (about 20 instructions each; `read` is
+    /// inlined only when told to).
+    @inlinable @inline(__always)
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int = 0) throws(SystemError) -> Int {
         try retryingOnInterrupt("pread") { Glibc.pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 
     /// `read(2)` into `buffer` at the current position (character devices, pipes).
+    @inlinable
     public func readStream(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         try retryingOnInterrupt("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
@@ -70,6 +77,7 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
 
     /// `write(2)` of the whole buffer in one call; a short write is an error
     /// (`EIO`), because every caller writes records that must not be split.
+    @inlinable
     public func writeAll(_ buffer: UnsafeRawBufferPointer) throws(SystemError) {
         let written = try retryingOnInterrupt("write") { Glibc.write(rawValue, buffer.baseAddress, buffer.count) }
         if written != buffer.count { throw FileDescriptor.shortWrite(written, of: buffer.count) }
@@ -111,7 +119,8 @@ public struct FileDescriptor: Equatable, Hashable, Sendable {
 
     /// The error of a write that wrote less than all; built out of line, so
     /// that a whole write (a frame, every 20 ms) costs one comparison.
-    private static func shortWrite(_ written: Int, of count: Int) -> SystemError {
+    @usableFromInline
+    static func shortWrite(_ written: Int, of count: Int) -> SystemError {
         SystemError(code: .ioError, operation: "short write (\(written) of \(count) bytes)")
     }
 
