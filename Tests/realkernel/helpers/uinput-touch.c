@@ -10,7 +10,10 @@
  * "up", each sent as one frame (SYN_REPORT), and prints "sent WORD T" with T
  * the CLOCK_MONOTONIC time just after the frame was written (the kernel
  * stamps the events while the write runs). Coordinates are 0..4095 on both
- * axes. At end of input it destroys the device and exits 0.
+ * axes. A line may end in "at T": the frame is then sent at CLOCK_MONOTONIC
+ * T (at once when T has passed), so that a scenario can have everything it
+ * runs done and be asleep when the contact comes. At end of input it
+ * destroys the device and exits 0.
  */
 #include "common.h"
 
@@ -74,31 +77,50 @@ int main(int argc, char **argv)
 	printf("created %s\n", libevdev_uinput_get_devnode(uidev));
 	fflush(stdout);
 
-	char line[64], word[8];
+	char line[96], word[8];
 	int x, y, tracking = 0;
 	bool touching = false;
 	while (fgets(line, sizeof line, stdin)) {
 		if (line[0] == '\n')
 			continue;
+		double when = 0;
+		char *at = strstr(line, " at ");
+		if (at) {
+			char *end;
+			when = strtod(at + 4, &end);
+			if (end == at + 4 || (*end != '\n' && *end != '\0') || !(when > 0))
+				die("bad time after 'at' (CLOCK_MONOTONIC seconds): %s", line);
+			*at = '\0';
+		}
 		int n = sscanf(line, "%7s %d %d", word, &x, &y);
 		bool inside = n == 3 && x >= 0 && x <= TOUCH_MAX && y >= 0 && y <= TOUCH_MAX;
-		if (strcmp(word, "down") == 0 && inside && !touching) {
+		bool down = strcmp(word, "down") == 0 && inside && !touching;
+		bool move = strcmp(word, "move") == 0 && inside && touching;
+		bool up = strcmp(word, "up") == 0 && n == 1 && touching;
+		if (!down && !move && !up)
+			die("bad input line (down X Y, move X Y while down, up while down; 0..%d; "
+			    "each may end in 'at T'): %s",
+			    TOUCH_MAX, line);
+		if (when > 0) {
+			struct timespec ts = {.tv_sec = (time_t)when};
+			ts.tv_nsec = (long)((when - (double)ts.tv_sec) * 1e9);
+			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+				;
+		}
+		if (down) {
 			emit(uidev, EV_ABS, ABS_MT_SLOT, 0);
 			emit(uidev, EV_ABS, ABS_MT_TRACKING_ID, ++tracking);
 			position(uidev, x, y);
 			emit(uidev, EV_KEY, BTN_TOUCH, 1);
 			emit(uidev, EV_KEY, BTN_TOOL_FINGER, 1);
 			touching = true;
-		} else if (strcmp(word, "move") == 0 && inside && touching) {
+		} else if (move) {
 			position(uidev, x, y);
-		} else if (strcmp(word, "up") == 0 && n == 1 && touching) {
+		} else {
 			emit(uidev, EV_ABS, ABS_MT_TRACKING_ID, -1);
 			emit(uidev, EV_KEY, BTN_TOUCH, 0);
 			emit(uidev, EV_KEY, BTN_TOOL_FINGER, 0);
 			touching = false;
-		} else {
-			die("bad input line (down X Y, move X Y while down, up while down; 0..%d): %s", TOUCH_MAX,
-			    line);
 		}
 		emit(uidev, EV_SYN, SYN_REPORT, 0);
 		printf("sent %s %.6f\n", word, monotonic_seconds());

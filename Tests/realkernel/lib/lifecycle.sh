@@ -83,6 +83,26 @@ touch_send() {
 	awk '$1 == "sent" { t = $3 } END { print t }' "$out"
 }
 
+# touch_send_quietly NAME LEAD SLEEP down X Y | move X Y | up: the frame is
+# sent LEAD seconds from now (the helper waits for it), and this shell is
+# asleep from before then until SLEEP seconds from now; prints the time it
+# was sent. Under TCG a program started costs the guest's one vCPU
+# milliseconds: for a latency measured from the contact, nothing the
+# scenario runs may compete with the daemon then.
+touch_send_quietly() {
+	local name="$1" lead="$2" pause="$3" out="$RUN_DIR/touch-$1.out" before at sent
+	shift 3
+	before="$(grep -c '^sent ' "$out" || true)"
+	at="$(fadd "$(now)" "$lead")"
+	fed_send touch "$name" "$* at $at"
+	sleep "$pause"
+	wait_until 5 "the touchscreen $name to send '$*'" touch_sent_more "$out" "$before"
+	sent="$(awk '$1 == "sent" { t = $3 } END { print t }' "$out")"
+	awk -v s="$sent" -v a="$at" 'BEGIN { exit !(s >= a) }' ||
+		fail "the touchscreen $name sent '$*' at $sent, before the time asked ($at)"
+	echo "$sent"
+}
+
 touch_sent_more() {
 	[ "$(grep -c '^sent ' "$1" || true)" -gt "$2" ]
 }

@@ -55,11 +55,12 @@ log "the daemon has $node open read-only (flags $flags)"
 step "a finger touches while it scrolls: the pause comes within one frame"
 hold kxcjk $((NEUTRAL + TILT)) 2
 expect_scroll "$TILT degrees away" - "$(fadd "$HOLD_FROM" 1)" "$HOLD_TO" >/dev/null
-down="$(touch_send one down "$X" "$Y")"
+# The contact comes 0.3 s from now, with this shell asleep until 0.5 s
+# (one vCPU, and the pause must come within a frame); the finger stays
+# (the behaviour under test) while the device tilts on, moves, stays.
+down="$(touch_send_quietly one 0.3 0.5 down "$X" "$Y")"
 set_pose kxcjk 40
-# The finger stays (the behaviour under test), moves, stays. Nothing else
-# runs meanwhile: one vCPU, and the pause must come within a frame.
-sleep 0.5
+sleep 0.3
 expect_status 2 "the finger on the screen" '; touched: '
 touch_send one move "$X2" "$Y2" >/dev/null
 sleep 1
