@@ -75,12 +75,7 @@ touch_start() {
 # touch_send NAME down X Y | move X Y | up: one touch frame; prints the time
 # the helper sent it (CLOCK_MONOTONIC, as evread's frames).
 touch_send() {
-	local name="$1" out="$RUN_DIR/touch-$1.out" before
-	shift
-	before="$(grep -c '^sent ' "$out" || true)"
-	fed_send touch "$name" "$*"
-	wait_until 5 "the touchscreen $name to send '$*'" touch_sent_more "$out" "$before"
-	awk '$1 == "sent" { t = $3 } END { print t }' "$out"
+	touch_frame "$1" 0 "" "${@:2}"
 }
 
 # touch_send_quietly NAME LEAD SLEEP down X Y | move X Y | up: the frame is
@@ -90,17 +85,25 @@ touch_send() {
 # milliseconds: for a latency measured from the contact, nothing the
 # scenario runs may compete with the daemon then.
 touch_send_quietly() {
-	local name="$1" lead="$2" pause="$3" out="$RUN_DIR/touch-$1.out" before at sent
+	local name="$1" lead="$2" pause="$3" at sent
+	shift 3
+	at="$(fadd "$(now)" "$lead")"
+	sent="$(touch_frame "$name" "$pause" "at $at" "$@")"
+	fcmp "$sent" ">=" "$at" || fail "the touchscreen $name sent '$*' at $sent, before the time asked ($at)"
+	echo "$sent"
+}
+
+# touch_frame NAME PAUSE WHEN WORDS...: hands the helper "WORDS WHEN" (WHEN
+# "" or "at T"), sleeps PAUSE seconds unless 0, waits until the helper has
+# sent the frame and prints the time it did.
+touch_frame() {
+	local name="$1" pause="$2" when="$3" out="$RUN_DIR/touch-$1.out" before
 	shift 3
 	before="$(grep -c '^sent ' "$out" || true)"
-	at="$(fadd "$(now)" "$lead")"
-	fed_send touch "$name" "$* at $at"
-	sleep "$pause"
+	fed_send touch "$name" "$*${when:+ $when}"
+	[ "$pause" = 0 ] || sleep "$pause"
 	wait_until 5 "the touchscreen $name to send '$*'" touch_sent_more "$out" "$before"
-	sent="$(awk '$1 == "sent" { t = $3 } END { print t }' "$out")"
-	awk -v s="$sent" -v a="$at" 'BEGIN { exit !(s >= a) }' ||
-		fail "the touchscreen $name sent '$*' at $sent, before the time asked ($at)"
-	echo "$sent"
+	awk '$1 == "sent" { t = $3 } END { print t }' "$out"
 }
 
 touch_sent_more() {

@@ -57,8 +57,8 @@ udev_property() {
 # Not `udevadm control --exit`: udevd takes a control request only with
 # its sender's credentials (SCM_CREDENTIALS, uid 0), and under TCG with
 # linux 6.1.192 a request now and then arrives without them: udevd logs
-# "Invalid sender uid 65534, ignoring message" and runs on (coexistence and
-# tablet-mode failed so). A signal carries no such check.
+# "Invalid sender uid 65534, ignoring message" and runs on (coexistence,
+# hinge and tablet-mode failed so). A signal carries no such check.
 udevd_stop() {
 	kill -TERM "$UDEVD_PID" || fail "udevd is not running"
 	wait_exit "$UDEVD_PID" 10

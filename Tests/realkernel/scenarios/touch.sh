@@ -78,9 +78,9 @@ for attempt in 1 2 3; do
 		fail "after the contact: $after frames, those later than one frame period: ${late:-none}"
 	fi
 	[ -n "$late" ] || break
-	late="$(echo "$late" | awk -v d="$down" '{ printf "%.1f ms", ($2 - d) * 1000 }')"
-	[ "$attempt" -lt 3 ] || fail "after the contact, three times: one frame, later than one frame period (the last $late after it)"
-	log "attempt $attempt: one frame after the contact, $late after it (over one frame period): again"
+	lateness="$(echo "$late" | awk -v d="$down" '{ printf "%.1f ms", ($2 - d) * 1000 }')"
+	[ "$attempt" -lt 3 ] || fail "after the contact, three times: one frame, later than one frame period (the last $lateness after it)"
+	log "attempt $attempt: one frame after the contact, $lateness after it (over one frame period): again"
 	touch_send one up >/dev/null
 	from=40
 done
